@@ -1,0 +1,172 @@
+//! The [`Component`] trait, its [`ComponentKey`], and the compile-time key stack.
+
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+/// The deepest parent chain a component may declare (the type itself included).
+pub const MAX_CHAIN_DEPTH: usize = 16;
+
+/// A value that can live on an entity.
+///
+/// Implement it with `#[derive(Component)]`; the derive generates the key stack
+/// (own key first, then the parent's stack) and the `is_derived_from` chain at
+/// compile time, so nothing is ever registered at run time.
+///
+/// | attribute | meaning |
+/// |---|---|
+/// | `#[component(parent = P)]` | this type *is-a* `P`: it embeds one field of type `P`, and `get::<P>()` finds it |
+/// | `#[component(parent)]` on a field | that field is the parent (its type is `P`); alone it is enough |
+/// | `#[component(multiple)]` | an entity may hold several of this type |
+/// | `#[component(name = "...")]` | the stable name (default: the type's identifier) |
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Moving { speed: f32 }
+///
+/// #[derive(Component)]
+/// #[component(parent = Moving)]
+/// struct AxisMoving { base: Moving, vertical: bool }
+///
+/// assert_eq!(AxisMoving::key_stack(), &[ComponentKey::of::<AxisMoving>(), ComponentKey::of::<Moving>()]);
+/// assert!(AxisMoving::is_derived_from(ComponentKey::of::<Moving>()));
+/// assert!(!Moving::is_derived_from(ComponentKey::of::<AxisMoving>()));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a component",
+    label = "`{Self}` does not implement `Component`",
+    note = "add `#[derive(Component)]` to the definition of `{Self}`"
+)]
+pub trait Component: Send + Sync + 'static + Sized {
+    /// The stable name used by name lookups and blueprints.
+    const NAME: &'static str;
+    /// Whether an entity may hold several components of this type.
+    const MULTIPLE: bool;
+
+    #[doc(hidden)]
+    /// The key stack with each ancestor's `multiple` flag; built by the derive.
+    const __CHAIN: &'static KeyChain;
+
+    /// The key stack: this type's key first, then its parent's, up to the root.
+    fn key_stack() -> &'static [ComponentKey] {
+        Self::__CHAIN.keys()
+    }
+
+    /// `true` when `key` is this type or one of its ancestors.
+    fn is_derived_from(key: ComponentKey) -> bool;
+
+    #[doc(hidden)]
+    /// Returns the part of `self` whose type is `target` (self or an ancestor).
+    fn __upcast_ref(&self, target: TypeId) -> Option<&dyn Any>;
+
+    #[doc(hidden)]
+    /// Mutable twin of [`Component::__upcast_ref`].
+    fn __upcast_mut(&mut self, target: TypeId) -> Option<&mut dyn Any>;
+}
+
+/// Identifies one component type: `Copy + Eq + Hash + Debug`, comparable in O(1).
+///
+/// Equality and hashing use the type's [`TypeId`] only; the name rides along
+/// for messages and `Debug`.
+#[derive(Clone, Copy)]
+pub struct ComponentKey {
+    id: TypeId,
+    name: &'static str,
+}
+
+impl ComponentKey {
+    /// The key of component type `T`, usable in constants.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// const KEY: ComponentKey = ComponentKey::of::<Health>();
+    /// assert_eq!(KEY.name(), "Health");
+    /// ```
+    pub const fn of<T: Component>() -> Self {
+        ComponentKey {
+            id: TypeId::of::<T>(),
+            name: T::NAME,
+        }
+    }
+
+    /// The component's stable name.
+    pub const fn name(self) -> &'static str {
+        self.name
+    }
+
+    /// The component's [`TypeId`].
+    pub const fn type_id(self) -> TypeId {
+        self.id
+    }
+}
+
+impl PartialEq for ComponentKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+impl Eq for ComponentKey {}
+impl Hash for ComponentKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+    }
+}
+impl fmt::Debug for ComponentKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ComponentKey({})", self.name)
+    }
+}
+
+/// A component type's ancestry, computed in `const` by the derive.
+///
+/// Not constructed by hand: `#[derive(Component)]` builds it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct KeyChain {
+    keys: [ComponentKey; MAX_CHAIN_DEPTH],
+    multiple: [bool; MAX_CHAIN_DEPTH],
+    len: usize,
+}
+
+impl KeyChain {
+    /// The chain of a component without a parent.
+    pub const fn root<T: Component>() -> Self {
+        KeyChain {
+            keys: [ComponentKey::of::<T>(); MAX_CHAIN_DEPTH],
+            multiple: [T::MULTIPLE; MAX_CHAIN_DEPTH],
+            len: 1,
+        }
+    }
+
+    /// The chain of `T`, whose parent is `P`.
+    pub const fn with_parent<T: Component, P: Component>() -> Self {
+        let parent = P::__CHAIN;
+        assert!(
+            parent.len < MAX_CHAIN_DEPTH,
+            "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
+        );
+        let mut chain = Self::root::<T>();
+        let mut i = 0;
+        while i < parent.len {
+            chain.keys[i + 1] = parent.keys[i];
+            chain.multiple[i + 1] = parent.multiple[i];
+            i += 1;
+        }
+        chain.len = parent.len + 1;
+        chain
+    }
+
+    /// Own key first, then the ancestors'.
+    pub const fn keys(&'static self) -> &'static [ComponentKey] {
+        self.keys.split_at(self.len).0
+    }
+
+    /// The `multiple` flag of each key in [`KeyChain::keys`].
+    pub const fn multiple_flags(&'static self) -> &'static [bool] {
+        self.multiple.split_at(self.len).0
+    }
+}

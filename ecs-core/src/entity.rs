@@ -1,0 +1,143 @@
+//! Generational entity ids and the per-entity record.
+
+use std::fmt;
+
+/// Names one entity of one [`World`](crate::World).
+///
+/// An id is an index plus a generation: when an entity is despawned its slot
+/// may be reused, but with a new generation, so the old id never answers again.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntityId {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+impl EntityId {
+    /// The slot index; unique among live entities, reused after despawn.
+    pub const fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many times the slot had been reused when this id was handed out.
+    pub const fn generation(self) -> u32 {
+        self.generation
+    }
+
+    /// Packs the id into one `u64` (generation in the high half).
+    pub const fn to_bits(self) -> u64 {
+        ((self.generation as u64) << 32) | self.index as u64
+    }
+
+    /// Unpacks an id made by [`EntityId::to_bits`].
+    pub const fn from_bits(bits: u64) -> Self {
+        EntityId {
+            index: bits as u32,
+            generation: (bits >> 32) as u32,
+        }
+    }
+}
+
+impl fmt::Debug for EntityId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}v{}", self.index, self.generation)
+    }
+}
+
+impl fmt::Display for EntityId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// Index of a component type inside one world's type table.
+pub(crate) type TypeIdx = u32;
+
+/// Where one component of an entity lives: its concrete type's column and row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CompRef {
+    pub ty: TypeIdx,
+    pub row: u32,
+}
+
+const INLINE: usize = 4;
+
+/// An entity's components in insertion order.
+///
+/// Most entities hold a handful of components, so the first four live inline
+/// and a lookup touches one cache line with no pointer to chase.
+#[derive(Debug, Clone)]
+pub(crate) enum CompList {
+    Inline { len: u8, items: [CompRef; INLINE] },
+    Heap(Vec<CompRef>),
+}
+
+impl Default for CompList {
+    fn default() -> Self {
+        CompList::Inline {
+            len: 0,
+            items: [CompRef { ty: 0, row: 0 }; INLINE],
+        }
+    }
+}
+
+impl CompList {
+    pub fn as_slice(&self) -> &[CompRef] {
+        match self {
+            CompList::Inline { len, items } => &items[..*len as usize],
+            CompList::Heap(v) => v,
+        }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [CompRef] {
+        match self {
+            CompList::Inline { len, items } => &mut items[..*len as usize],
+            CompList::Heap(v) => v,
+        }
+    }
+
+    pub fn push(&mut self, c: CompRef) {
+        match self {
+            CompList::Inline { len, items } if (*len as usize) < INLINE => {
+                items[*len as usize] = c;
+                *len += 1;
+            }
+            CompList::Inline { items, .. } => {
+                let mut v = Vec::with_capacity(INLINE * 2);
+                v.extend_from_slice(items);
+                v.push(c);
+                *self = CompList::Heap(v);
+            }
+            CompList::Heap(v) => v.push(c),
+        }
+    }
+
+    /// Removes the entry at `pos`, keeping the others in order.
+    pub fn remove(&mut self, pos: usize) -> CompRef {
+        match self {
+            CompList::Inline { len, items } => {
+                let c = items[pos];
+                items.copy_within(pos + 1..*len as usize, pos);
+                *len -= 1;
+                c
+            }
+            CompList::Heap(v) => v.remove(pos),
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<CompRef> {
+        let len = self.as_slice().len();
+        (len > 0).then(|| self.remove(len - 1))
+    }
+
+    pub fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+}
+
+/// One slot of the entity table.
+#[derive(Debug, Default)]
+pub(crate) struct EntitySlot {
+    pub generation: u32,
+    pub alive: bool,
+    pub components: CompList,
+}

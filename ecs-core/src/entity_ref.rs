@@ -1,0 +1,191 @@
+//! Borrowed views of one entity: [`EntityRef`] reads, [`EntityMut`] writes.
+
+use std::fmt;
+
+use crate::world::World;
+use crate::{Component, EntityId, Error};
+
+/// Read access to one live entity, from [`World::entity`].
+#[derive(Clone, Copy)]
+pub struct EntityRef<'w> {
+    world: &'w World,
+    id: EntityId,
+}
+
+/// Read-write access to one live entity, from [`World::entity_mut`].
+pub struct EntityMut<'w> {
+    world: &'w mut World,
+    id: EntityId,
+}
+
+impl<'w> EntityRef<'w> {
+    pub(crate) fn new(world: &'w World, id: EntityId) -> Self {
+        EntityRef { world, id }
+    }
+
+    /// The entity's id.
+    pub fn id(&self) -> EntityId {
+        self.id
+    }
+
+    /// The entity's name, if it was spawned with one.
+    pub fn name(&self) -> Option<&'w str> {
+        self.world.name_of(self.id.index)
+    }
+
+    /// The first component that is-a `T`, in insertion order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving { speed: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving }
+    ///
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.add(AxisMoving { base: Moving { speed: 2.0 } })?;
+    /// assert_eq!(world.entity(id)?.get::<Moving>().unwrap().speed, 2.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn get<T: Component>(&self) -> Option<&'w T> {
+        self.world.find::<T>(self.id.index)
+    }
+
+    /// Every component that is-a `T`, in insertion order.
+    pub fn get_all<T: Component>(&self) -> impl Iterator<Item = &'w T> + 'w {
+        self.world.find_all::<T>(self.id.index)
+    }
+
+    /// `true` when the entity holds a component that is-a `T`.
+    pub fn has<T: Component>(&self) -> bool {
+        self.get::<T>().is_some()
+    }
+
+    /// Number of components on the entity.
+    pub fn len(&self) -> usize {
+        self.world.entities[self.id.index as usize].components.len()
+    }
+
+    /// `true` when the entity holds no component.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<'w> EntityMut<'w> {
+    pub(crate) fn new(world: &'w mut World, id: EntityId) -> Self {
+        EntityMut { world, id }
+    }
+
+    /// A read-only view of the same entity.
+    pub fn as_ref(&self) -> EntityRef<'_> {
+        EntityRef::new(self.world, self.id)
+    }
+
+    /// The entity's id.
+    pub fn id(&self) -> EntityId {
+        self.id
+    }
+
+    /// The entity's name, if it was spawned with one.
+    pub fn name(&self) -> Option<&str> {
+        self.world.name_of(self.id.index)
+    }
+
+    /// The first component that is-a `T`, in insertion order.
+    #[inline]
+    pub fn get<T: Component>(&self) -> Option<&T> {
+        self.world.find::<T>(self.id.index)
+    }
+
+    /// Mutable access to the first component that is-a `T`.
+    #[inline]
+    pub fn get_mut<T: Component>(&mut self) -> Option<&mut T> {
+        self.world.find_mut::<T>(self.id.index)
+    }
+
+    /// Every component that is-a `T`, in insertion order.
+    pub fn get_all<T: Component>(&self) -> impl Iterator<Item = &T> + '_ {
+        self.world.find_all::<T>(self.id.index)
+    }
+
+    /// Every component that is-a `T`, mutably, in insertion order.
+    pub fn get_all_mut<T: Component>(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        self.world.find_all_mut::<T>(self.id.index).into_iter()
+    }
+
+    /// `true` when the entity holds a component that is-a `T`.
+    pub fn has<T: Component>(&self) -> bool {
+        self.get::<T>().is_some()
+    }
+
+    /// Number of components on the entity.
+    pub fn len(&self) -> usize {
+        self.as_ref().len()
+    }
+
+    /// `true` when the entity holds no component.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds a component and returns it.
+    ///
+    /// # Errors
+    /// [`Error::Duplicate`] when the entity already holds a component that
+    /// is-a some single type that `C` also is-a (for example a second
+    /// `AxisMoving` when `Moving` is single); the entity is left unchanged.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    ///
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(Health(3))?.0 += 1;
+    /// assert_eq!(e.get::<Health>().unwrap().0, 4);
+    /// assert!(matches!(e.add(Health(1)), Err(Error::Duplicate { .. })));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn add<C: Component>(&mut self, component: C) -> Result<&mut C, Error> {
+        self.world.insert(self.id.index, component)
+    }
+
+    /// Removes and returns the first component whose concrete type is exactly
+    /// `T` (a derived type is not removed by asking for its parent).
+    pub fn remove<T: Component>(&mut self) -> Option<T> {
+        self.world.remove_exact::<T>(self.id.index)
+    }
+
+    /// The world the entity lives in.
+    pub fn world(&self) -> &World {
+        self.world
+    }
+}
+
+impl fmt::Debug for EntityRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.world.entities[self.id.index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .map(|c| self.world.types[c.ty as usize].key.name())
+            .collect();
+        f.debug_struct("Entity")
+            .field("id", &self.id)
+            .field("name", &self.name())
+            .field("components", &names)
+            .finish()
+    }
+}
+
+impl fmt::Debug for EntityMut<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.as_ref(), f)
+    }
+}

@@ -1,0 +1,38 @@
+//! The one error type of the crate.
+
+use crate::EntityId;
+
+/// Everything that can go wrong when using a [`World`](crate::World).
+///
+/// Every fallible operation leaves the world exactly as it was when it
+/// returns an error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The id was despawned, or never belonged to this world.
+    #[error("no entity {0:?} in this world: it was despawned or belongs to another world; ids are generational, so spawn a new entity or keep the id returned by `spawn`")]
+    NoSuchEntity(EntityId),
+
+    /// Adding the component would give the entity two components that are-a
+    /// single (non-`multiple`) type.
+    #[error("entity {entity:?} already holds `{existing}`, which is-a `{single}`; `{single}` is single, so `{adding}` cannot be added too. Remove the existing component first, or mark `{single}` `#[component(multiple)]`")]
+    Duplicate {
+        /// The entity that was being changed.
+        entity: EntityId,
+        /// The type that was being added.
+        adding: &'static str,
+        /// The type of the component already on the entity.
+        existing: &'static str,
+        /// The single ancestor both are-a.
+        single: &'static str,
+    },
+
+    /// One access asked for the same storage twice, once mutably.
+    #[error("`{first}` and `{second}` share storage (one is-a the other), so they cannot be borrowed together with one of them mutable; borrow them one after the other")]
+    ConflictingAccess {
+        /// The mutably borrowed type.
+        first: &'static str,
+        /// The other type.
+        second: &'static str,
+    },
+}

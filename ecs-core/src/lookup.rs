@@ -1,0 +1,160 @@
+//! Component lookups on one entity, shared by [`EntityRef`](crate::EntityRef)
+//! and [`EntityMut`](crate::EntityMut).
+
+use std::any::TypeId;
+
+use crate::entity::{CompRef, TypeIdx};
+use crate::storage::{typed, typed_mut};
+use crate::world::World;
+use crate::{Component, Error};
+
+impl World {
+    /// Position in the entity's list of the first component that is-a `t`.
+    #[inline]
+    fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
+        let list = self.entities[index as usize].components.as_slice();
+        if self.types[t as usize].has_descendants {
+            list.iter()
+                .position(|c| self.types[c.ty as usize].is_a(c.ty, t))
+        } else {
+            list.iter().position(|c| c.ty == t)
+        }
+    }
+
+    #[inline]
+    pub(crate) fn find<T: Component>(&self, index: u32) -> Option<&T> {
+        let t = self.type_idx::<T>()?;
+        let pos = self.position_of(index, t)?;
+        let comp = self.entities[index as usize].components.as_slice()[pos];
+        let column = self.columns[comp.ty as usize].as_deref()?;
+        if comp.ty == t {
+            typed::<T>(column).data.get(comp.row as usize)
+        } else {
+            column
+                .upcast_ref(comp.row, TypeId::of::<T>())?
+                .downcast_ref::<T>()
+        }
+    }
+
+    #[inline]
+    pub(crate) fn find_mut<T: Component>(&mut self, index: u32) -> Option<&mut T> {
+        let t = self.type_idx::<T>()?;
+        let pos = self.position_of(index, t)?;
+        let comp = self.entities[index as usize].components.as_slice()[pos];
+        let column = self.columns[comp.ty as usize].as_deref_mut()?;
+        if comp.ty == t {
+            typed_mut::<T>(column).data.get_mut(comp.row as usize)
+        } else {
+            column
+                .upcast_mut(comp.row, TypeId::of::<T>())?
+                .downcast_mut::<T>()
+        }
+    }
+
+    /// Every component of the entity that is-a `T`, in insertion order.
+    pub(crate) fn find_all<T: Component>(&self, index: u32) -> impl Iterator<Item = &T> + '_ {
+        let t = self.type_idx::<T>();
+        let list = match t {
+            Some(_) => self.entities[index as usize].components.as_slice(),
+            None => &[],
+        };
+        list.iter().filter_map(move |c| {
+            let t = t?;
+            let info = &self.types[c.ty as usize];
+            if !info.is_a(c.ty, t) {
+                return None;
+            }
+            let column = self.columns[c.ty as usize].as_deref()?;
+            if c.ty == t {
+                typed::<T>(column).data.get(c.row as usize)
+            } else {
+                column.upcast_ref(c.row, TypeId::of::<T>())?.downcast_ref()
+            }
+        })
+    }
+
+    /// Every component of the entity that is-a `T`, mutably, in insertion order.
+    pub(crate) fn find_all_mut<T: Component>(&mut self, index: u32) -> Vec<&mut T> {
+        let Some(t) = self.type_idx::<T>() else {
+            return Vec::new();
+        };
+        // (type, row, position in insertion order), grouped by column.
+        let mut wanted: Vec<(TypeIdx, u32, usize)> = self.entities[index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .filter(|c| self.types[c.ty as usize].is_a(c.ty, t))
+            .enumerate()
+            .map(|(pos, c)| (c.ty, c.row, pos))
+            .collect();
+        wanted.sort_unstable();
+        let mut found: Vec<(usize, &mut dyn std::any::Any)> = Vec::with_capacity(wanted.len());
+        let mut rows: Vec<(u32, usize)> = Vec::new();
+        let mut next = 0;
+        for (ty, column) in self.columns.iter_mut().enumerate() {
+            let ty = ty as TypeIdx;
+            rows.clear();
+            while next < wanted.len() && wanted[next].0 == ty {
+                rows.push((wanted[next].1, wanted[next].2));
+                next += 1;
+            }
+            if let (false, Some(column)) = (rows.is_empty(), column.as_deref_mut()) {
+                column.upcast_rows_mut(&rows, TypeId::of::<T>(), &mut found);
+            }
+        }
+        found.sort_unstable_by_key(|(pos, _)| *pos);
+        found
+            .into_iter()
+            .filter_map(|(_, any)| any.downcast_mut::<T>())
+            .collect()
+    }
+
+    /// Adds `value` to the live entity in slot `index`, enforcing the single rule.
+    pub(crate) fn insert<C: Component>(&mut self, index: u32, value: C) -> Result<&mut C, Error> {
+        let ty = self.register::<C>();
+        self.check_single::<C>(index, ty)?;
+        let column = typed_mut::<C>(
+            &mut **self.columns[ty as usize]
+                .as_mut()
+                .expect("register gives the type a column"),
+        );
+        let row = column.push(index, value);
+        self.entities[index as usize]
+            .components
+            .push(CompRef { ty, row });
+        let column = typed_mut::<C>(
+            &mut **self.columns[ty as usize]
+                .as_mut()
+                .expect("register gives the type a column"),
+        );
+        Ok(&mut column.data[row as usize])
+    }
+
+    /// For every single type `C` is-a, the entity must not hold another
+    /// component that is-a that type.
+    fn check_single<C: Component>(&self, index: u32, ty: TypeIdx) -> Result<(), Error> {
+        let info = &self.types[ty as usize];
+        let chain = std::iter::once(ty).chain(info.ancestors.iter().copied());
+        for single in chain.filter(|&k| !self.types[k as usize].multiple) {
+            if let Some(pos) = self.position_of(index, single) {
+                let existing = self.entities[index as usize].components.as_slice()[pos].ty;
+                return Err(Error::Duplicate {
+                    entity: self.id_at(index),
+                    adding: C::NAME,
+                    existing: self.types[existing as usize].key.name(),
+                    single: self.types[single as usize].key.name(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes the first component whose concrete type is exactly `T`.
+    pub(crate) fn remove_exact<T: Component>(&mut self, index: u32) -> Option<T> {
+        let t = self.type_idx::<T>()?;
+        let list = &mut self.entities[index as usize].components;
+        let pos = list.as_slice().iter().position(|c| c.ty == t)?;
+        let comp = list.remove(pos);
+        Some(self.take_row::<T>(comp))
+    }
+}

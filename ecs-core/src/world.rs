@@ -1,0 +1,317 @@
+//! The [`World`]: the entity table and the per-type component columns.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::entity::{CompRef, EntitySlot, TypeIdx};
+use crate::storage::{Column, ErasedColumn};
+use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef, Error};
+
+/// Everything the world knows about one component type.
+pub(crate) struct TypeInfo {
+    pub key: ComponentKey,
+    pub multiple: bool,
+    /// Strict ancestors, nearest first.
+    pub ancestors: Box<[TypeIdx]>,
+    /// Whether any registered type has this one as an ancestor; when not, an
+    /// is-a lookup is a plain index comparison.
+    pub has_descendants: bool,
+}
+
+impl TypeInfo {
+    /// `true` when this type is `other` or derives from it.
+    #[inline]
+    pub fn is_a(&self, own: TypeIdx, other: TypeIdx) -> bool {
+        own == other || self.ancestors.contains(&other)
+    }
+}
+
+/// `TypeId` is already a hash; feeding it through SipHash again only costs time.
+#[derive(Default)]
+pub(crate) struct TypeIdHasher(u64);
+
+impl Hasher for TypeIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+pub(crate) type TypeMap = HashMap<TypeId, TypeIdx, BuildHasherDefault<TypeIdHasher>>;
+
+/// A set of entities and their components.
+///
+/// Components of one concrete type are stored densely in one column; each
+/// entity keeps a short list of `(type, row)` references in insertion order,
+/// which is what makes `get`, `get_all` and the is-a rule cheap.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Health(u32);
+///
+/// let mut world = World::new();
+/// let id = world.spawn();
+/// world.entity_mut(id)?.add(Health(3))?;
+/// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 3);
+/// world.despawn(id)?;
+/// assert!(!world.contains(id));
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+#[derive(Default)]
+pub struct World {
+    pub(crate) entities: Vec<EntitySlot>,
+    free: Vec<u32>,
+    live: usize,
+    names: HashMap<u32, Box<str>>,
+    pub(crate) types: Vec<TypeInfo>,
+    /// Parallel to `types`; present once a component of exactly that type was
+    /// added. Kept apart so one column can be borrowed mutably while the type
+    /// table and the other columns are read.
+    pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
+    pub(crate) type_index: TypeMap,
+}
+
+impl World {
+    /// An empty world.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Creates an entity with no components.
+    pub fn spawn(&mut self) -> EntityId {
+        self.live += 1;
+        if let Some(index) = self.free.pop() {
+            let slot = &mut self.entities[index as usize];
+            slot.alive = true;
+            return EntityId {
+                index,
+                generation: slot.generation,
+            };
+        }
+        let index = u32::try_from(self.entities.len()).expect("more than u32::MAX entities");
+        self.entities.push(EntitySlot {
+            generation: 0,
+            alive: true,
+            components: Default::default(),
+        });
+        EntityId {
+            index,
+            generation: 0,
+        }
+    }
+
+    /// Creates an entity with a name (names need not be unique).
+    pub fn spawn_named(&mut self, name: &str) -> EntityId {
+        let id = self.spawn();
+        self.names.insert(id.index, name.into());
+        id
+    }
+
+    /// Makes room for `additional` more entities without reallocating.
+    pub fn reserve_entities(&mut self, additional: usize) {
+        let fresh = additional.saturating_sub(self.free.len());
+        self.entities.reserve_exact(fresh);
+    }
+
+    /// Makes room for `additional` more components of type `C`.
+    pub fn reserve<C: Component>(&mut self, additional: usize) {
+        let ty = self.register::<C>();
+        if let Some(column) = self.columns[ty as usize].as_mut() {
+            column.reserve(additional);
+        }
+    }
+
+    /// Removes an entity and drops all its components (last added first).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    pub fn despawn(&mut self, id: EntityId) -> Result<(), Error> {
+        self.check(id)?;
+        let index = id.index;
+        let mut touched: Vec<TypeIdx> = Vec::new();
+        while let Some(comp) = self.entities[index as usize].components.pop() {
+            self.trash_row(comp);
+            if !touched.contains(&comp.ty) {
+                touched.push(comp.ty);
+            }
+        }
+        let slot = &mut self.entities[index as usize];
+        slot.alive = false;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(index);
+        self.names.remove(&index);
+        self.live -= 1;
+        // The world is consistent now; user `Drop` code may run (and panic).
+        for ty in touched {
+            if let Some(column) = self.columns[ty as usize].as_mut() {
+                column.empty_trash();
+            }
+        }
+        Ok(())
+    }
+
+    /// `true` when `id` names a live entity of this world.
+    pub fn contains(&self, id: EntityId) -> bool {
+        self.entities
+            .get(id.index as usize)
+            .is_some_and(|slot| slot.alive && slot.generation == id.generation)
+    }
+
+    /// Number of live entities.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// `true` when no entity is alive.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Read access to one entity.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    pub fn entity(&self, id: EntityId) -> Result<EntityRef<'_>, Error> {
+        self.check(id)?;
+        Ok(EntityRef::new(self, id))
+    }
+
+    /// Read-write access to one entity.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    pub fn entity_mut(&mut self, id: EntityId) -> Result<EntityMut<'_>, Error> {
+        self.check(id)?;
+        Ok(EntityMut::new(self, id))
+    }
+
+    /// Iterates over the ids of all live entities, in slot order.
+    pub fn iter_ids(&self) -> impl Iterator<Item = EntityId> + '_ {
+        self.entities
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| slot.alive)
+            .map(|(index, slot)| EntityId {
+                index: index as u32,
+                generation: slot.generation,
+            })
+    }
+
+    pub(crate) fn check(&self, id: EntityId) -> Result<(), Error> {
+        if self.contains(id) {
+            Ok(())
+        } else {
+            Err(Error::NoSuchEntity(id))
+        }
+    }
+
+    pub(crate) fn name_of(&self, index: u32) -> Option<&str> {
+        self.names.get(&index).map(|n| &**n)
+    }
+
+    /// The id of the live entity in slot `index`.
+    pub(crate) fn id_at(&self, index: u32) -> EntityId {
+        EntityId {
+            index,
+            generation: self.entities[index as usize].generation,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn type_idx<T: Component>(&self) -> Option<TypeIdx> {
+        self.type_index.get(&TypeId::of::<T>()).copied()
+    }
+
+    /// Registers `C` and its ancestors; returns `C`'s index. Gives `C` a column.
+    pub(crate) fn register<C: Component>(&mut self) -> TypeIdx {
+        if let Some(ty) = self.type_idx::<C>() {
+            if self.columns[ty as usize].is_some() {
+                return ty;
+            }
+        }
+        let chain = C::__CHAIN;
+        let keys = chain.keys();
+        let flags = chain.multiple_flags();
+        // Ancestors first, so each one's own ancestors are already known.
+        let mut indices: Vec<TypeIdx> = vec![0; keys.len()];
+        for level in (0..keys.len()).rev() {
+            let key = keys[level];
+            indices[level] = match self.type_index.get(&key.type_id()) {
+                Some(&ty) => ty,
+                None => {
+                    let ty = self.types.len() as TypeIdx;
+                    self.types.push(TypeInfo {
+                        key,
+                        multiple: flags[level],
+                        ancestors: indices[level + 1..].into(),
+                        has_descendants: false,
+                    });
+                    self.columns.push(None);
+                    self.type_index.insert(key.type_id(), ty);
+                    ty
+                }
+            };
+        }
+        for &ancestor in &indices[1..] {
+            self.types[ancestor as usize].has_descendants = true;
+        }
+        let own = indices[0];
+        self.columns[own as usize].get_or_insert_with(|| Box::new(Column::<C>::new()));
+        own
+    }
+
+    /// Moves one component's row into its column's trash and repairs the
+    /// record of the entity whose row moved. The caller has already removed
+    /// `comp` from its entity's list, and empties the trash once consistent.
+    pub(crate) fn trash_row(&mut self, comp: CompRef) {
+        let column = self.columns[comp.ty as usize]
+            .as_mut()
+            .expect("a stored component has a column");
+        let old_last = column.len() as u32 - 1;
+        if let Some(moved) = column.trash_row(comp.row) {
+            self.repoint(moved, comp.ty, old_last, comp.row);
+        }
+    }
+
+    /// Removes `comp` (already taken off its entity's list) from its typed column.
+    pub(crate) fn take_row<C: Component>(&mut self, comp: CompRef) -> C {
+        let column = crate::storage::typed_mut::<C>(
+            &mut **self.columns[comp.ty as usize]
+                .as_mut()
+                .expect("a stored component has a column"),
+        );
+        let old_last = column.data.len() as u32 - 1;
+        let (value, moved) = column.swap_remove(comp.row);
+        if let Some(moved) = moved {
+            self.repoint(moved, comp.ty, old_last, comp.row);
+        }
+        value
+    }
+
+    /// The component `(ty, from)` of entity `owner` now lives at row `to`.
+    fn repoint(&mut self, owner: u32, ty: TypeIdx, from: u32, to: u32) {
+        let list = self.entities[owner as usize].components.as_mut_slice();
+        if let Some(entry) = list.iter_mut().find(|c| c.ty == ty && c.row == from) {
+            entry.row = to;
+        }
+    }
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("entities", &self.live)
+            .field("component_types", &self.types.len())
+            .finish()
+    }
+}

@@ -1,0 +1,289 @@
+//! Code generation: the `Component` impl, or on errors the `compile_error!`s
+//! next to a minimal impl (thiserror's `fallback.rs`), so one typo does not
+//! turn every use of the type into "is not a component".
+//!
+//! Generated code reaches the runtime only through `::ecs_core::Component`,
+//! `::ecs_core::ComponentKey` and `::ecs_core::__private`, and the standard
+//! library only through `::core`, so it compiles under
+//! `#![no_implicit_prelude]` and inside ecs-core itself.
+
+use crate::ast::{Input, Parent};
+use crate::ctxt::Ctxt;
+use crate::valid::{self, display_type};
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::{quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::ext::IdentExt;
+use syn::{DeriveInput, GenericParam, LitStr};
+
+pub fn derive(node: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let input = Input::from_syn(&cx, node);
+    valid::check(&cx, &input);
+    match cx.check() {
+        Ok(()) => impl_component(&input),
+        Err(errors) => {
+            let errors = errors.to_compile_error();
+            let fallback = fallback(&input);
+            quote!(#errors #fallback)
+        }
+    }
+}
+
+/// The full impl, for a valid input.
+fn impl_component(input: &Input) -> TokenStream {
+    let generics = Generics::new(input, false);
+    let parent = input.parent();
+    let ident = input.ident();
+    let name = name(input);
+    let multiple = input.attrs.multiple.is_some();
+
+    let Some(parent) = parent else {
+        return impl_block(input, &generics, &name, multiple, None);
+    };
+
+    let parent_ty = parent.ty;
+    let as_component = quote_spanned!(parent_ty.span()=> <#parent_ty as ::ecs_core::Component>);
+    let member = &parent.field.member;
+    let field = quote_spanned!(parent.field.ty.span()=> self.#member);
+
+    // `multiple` under a single parent: an entity could never hold two.
+    let mut check = TokenStream::new();
+    let mut free_check = TokenStream::new();
+    if let Some(span) = input.attrs.multiple {
+        let message = format!(
+            "`{ident}` is `multiple` but its parent `{parent}` is single, so an entity could never \
+             hold two; mark `{parent}` `#[component(multiple)]` or drop `multiple` here",
+            parent = display_type(parent_ty),
+        )
+        .replace('{', "{{")
+        .replace('}', "}}");
+        let message = LitStr::new(&message, span);
+        check = quote_spanned!(span=> ::core::assert!(#as_component::MULTIPLE, #message););
+        // Associated consts are evaluated only when used; a free const is
+        // evaluated always, so the mistake shows even in an unused type.
+        if generics.is_empty {
+            free_check = quote_spanned! {span=>
+                #[automatically_derived]
+                const _: () = ::core::assert!(#as_component::MULTIPLE, #message);
+            };
+        }
+    }
+
+    let body = ParentBody {
+        chain: quote! {
+            #check
+            &::ecs_core::__private::KeyChain::with_parent::<Self, #parent_ty>()
+        },
+        is_derived_from: quote!(|| #as_component::is_derived_from(key)),
+        upcast_ref: quote!(#as_component::__upcast_ref(&#field, target)),
+        upcast_mut: quote!(#as_component::__upcast_mut(&mut #field, target)),
+    };
+    let block = impl_block(input, &generics, &name, multiple, Some(body));
+    quote!(#block #free_check)
+}
+
+/// The impl emitted next to the errors: no parent, this type's own key only.
+fn fallback(input: &Input) -> TokenStream {
+    let generics = Generics::new(input, true);
+    let name = name(input);
+    impl_block(
+        input,
+        &generics,
+        &name,
+        input.attrs.multiple.is_some(),
+        None,
+    )
+}
+
+/// The parts of the impl that differ when there is a parent.
+struct ParentBody {
+    chain: TokenStream,
+    is_derived_from: TokenStream,
+    upcast_ref: TokenStream,
+    upcast_mut: TokenStream,
+}
+
+fn impl_block(
+    input: &Input,
+    generics: &Generics,
+    name: &LitStr,
+    multiple: bool,
+    parent: Option<ParentBody>,
+) -> TokenStream {
+    let ident = input.ident();
+    let Generics {
+        impl_generics,
+        ty_generics,
+        where_clause,
+        ..
+    } = generics;
+    let none = quote!(::core::option::Option::None);
+    let (chain, is_derived_from, upcast_ref, upcast_mut) = match parent {
+        Some(p) => (p.chain, p.is_derived_from, p.upcast_ref, p.upcast_mut),
+        None => (
+            quote!(&::ecs_core::__private::KeyChain::root::<Self>()),
+            TokenStream::new(),
+            none.clone(),
+            none,
+        ),
+    };
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::ecs_core::Component for #ident #ty_generics #where_clause {
+            const NAME: &'static ::core::primitive::str = #name;
+            const MULTIPLE: ::core::primitive::bool = #multiple;
+            #[doc(hidden)]
+            const __CHAIN: &'static ::ecs_core::__private::KeyChain = {
+                #chain
+            };
+
+            fn is_derived_from(key: ::ecs_core::ComponentKey) -> ::core::primitive::bool {
+                key == ::ecs_core::ComponentKey::of::<Self>() #is_derived_from
+            }
+
+            #[doc(hidden)]
+            fn __upcast_ref(
+                &self,
+                target: ::ecs_core::__private::TypeId,
+            ) -> ::core::option::Option<&dyn ::ecs_core::__private::Any> {
+                if target == ::ecs_core::__private::TypeId::of::<Self>() {
+                    ::core::option::Option::Some(self)
+                } else {
+                    #upcast_ref
+                }
+            }
+
+            #[doc(hidden)]
+            fn __upcast_mut(
+                &mut self,
+                target: ::ecs_core::__private::TypeId,
+            ) -> ::core::option::Option<&mut dyn ::ecs_core::__private::Any> {
+                if target == ::ecs_core::__private::TypeId::of::<Self>() {
+                    ::core::option::Option::Some(self)
+                } else {
+                    #upcast_mut
+                }
+            }
+        }
+    }
+}
+
+/// `name = "..."`, or the type's identifier.
+fn name(input: &Input) -> LitStr {
+    match &input.attrs.name {
+        Some(name) if !name.value().trim().is_empty() => name.clone(),
+        _ => {
+            let ident = input.ident();
+            LitStr::new(&ident.unraw().to_string(), ident.span())
+        }
+    }
+}
+
+/// The impl's generics: the user's, plus `Send + Sync + 'static` on every
+/// type parameter (a component needs them) and `P: Component` when the
+/// parent type mentions a type parameter.
+struct Generics {
+    impl_generics: TokenStream,
+    ty_generics: TokenStream,
+    where_clause: TokenStream,
+    /// No type or const parameter.
+    is_empty: bool,
+}
+
+impl Generics {
+    /// With `fallback`, lifetime parameters (already reported) become
+    /// `'static`, so the fallback impl itself compiles.
+    fn new(input: &Input, fallback: bool) -> Self {
+        let mut generics = input.original.generics.clone();
+        let type_params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+        let is_empty = generics
+            .params
+            .iter()
+            .all(|p| matches!(p, GenericParam::Lifetime(_)));
+
+        let where_clause = generics.make_where_clause();
+        for param in &type_params {
+            where_clause.predicates.push(syn::parse_quote! {
+                #param: ::core::marker::Send + ::core::marker::Sync + 'static
+            });
+        }
+        if !fallback {
+            if let Some(Parent { ty, .. }) = input.parent() {
+                if mentions_any(ty.to_token_stream(), &type_params) {
+                    where_clause
+                        .predicates
+                        .push(syn::parse_quote!(#ty: ::ecs_core::Component));
+                }
+            }
+        }
+
+        let lifetimes: Vec<Ident> = generics
+            .lifetimes()
+            .map(|l| l.lifetime.ident.clone())
+            .collect();
+        if !fallback || lifetimes.is_empty() {
+            let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+            return Generics {
+                impl_generics: impl_generics.to_token_stream(),
+                ty_generics: ty_generics.to_token_stream(),
+                where_clause: where_clause.to_token_stream(),
+                is_empty,
+            };
+        }
+
+        // `struct Foo<'a, T>` gets `impl<T> Component for Foo<'static, T>`.
+        let args = generics.params.iter().map(|param| match param {
+            GenericParam::Lifetime(_) => quote!('static),
+            GenericParam::Type(p) => p.ident.to_token_stream(),
+            GenericParam::Const(p) => p.ident.to_token_stream(),
+        });
+        let ty_generics = quote!(< #(#args),* >);
+        generics.params = generics
+            .params
+            .into_iter()
+            .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
+            .collect();
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        Generics {
+            impl_generics: to_static(impl_generics.to_token_stream(), &lifetimes),
+            ty_generics,
+            where_clause: to_static(where_clause.to_token_stream(), &lifetimes),
+            is_empty,
+        }
+    }
+}
+
+/// Whether `tokens` contain one of `idents`.
+fn mentions_any(tokens: TokenStream, idents: &[Ident]) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => idents.contains(&ident),
+        TokenTree::Group(group) => mentions_any(group.stream(), idents),
+        TokenTree::Punct(_) | TokenTree::Literal(_) => false,
+    })
+}
+
+/// Replaces the lifetimes named `names` with `'static` in `tokens`.
+fn to_static(tokens: TokenStream, names: &[Ident]) -> TokenStream {
+    let mut out = Vec::new();
+    let mut after_quote = false;
+    for token in tokens {
+        let token = match token {
+            TokenTree::Ident(ident) if after_quote && names.contains(&ident) => {
+                TokenTree::Ident(Ident::new("static", ident.span()))
+            }
+            TokenTree::Group(group) => {
+                let mut new = proc_macro2::Group::new(
+                    group.delimiter(),
+                    to_static(group.stream(), names),
+                );
+                new.set_span(group.span());
+                TokenTree::Group(new)
+            }
+            other => other,
+        };
+        after_quote = matches!(&token, TokenTree::Punct(p) if p.as_char() == '\'');
+        out.push(token);
+    }
+    out.into_iter().collect()
+}
