@@ -84,7 +84,10 @@ fn names_and_multiple_flags() {
     assert_eq!(PlayerMarker::NAME, "player-marker");
     assert!(Collider::MULTIPLE && CircleCollider::MULTIPLE);
     assert!(!Moving::MULTIPLE);
-    assert_eq!(format!("{:?}", ComponentKey::of::<Health>()), "ComponentKey(Health)");
+    assert_eq!(
+        format!("{:?}", ComponentKey::of::<Health>()),
+        "ComponentKey(Health)"
+    );
 }
 
 #[test]
@@ -184,7 +187,9 @@ fn duplicate_single_is_rejected_and_nothing_changes() {
             single: "Moving",
         }
     );
-    assert!(err.to_string().contains("Remove the existing component first"));
+    assert!(err
+        .to_string()
+        .contains("Remove the existing component first"));
     // A deeper type is-a Moving too.
     assert!(matches!(e.add(sliding(5.0)), Err(Error::Duplicate { .. })));
     assert_eq!(e.len(), 1);
@@ -205,7 +210,10 @@ fn a_single_type_with_a_multiple_parent_is_still_single() {
     e.add(Hitbox(Collider { radius: 2.0 })).unwrap();
     assert!(matches!(
         e.add(Hitbox(Collider { radius: 3.0 })),
-        Err(Error::Duplicate { single: "Hitbox", .. })
+        Err(Error::Duplicate {
+            single: "Hitbox",
+            ..
+        })
     ));
     e.add(Collider { radius: 4.0 }).unwrap();
     assert_eq!(e.get_all::<Collider>().count(), 3);
@@ -244,7 +252,10 @@ fn despawned_ids_are_dead_and_recycled_slots_have_new_generations() {
     assert_ne!(new, old);
     assert!(!world.contains(old));
     let e = world.entity(new).unwrap();
-    assert!(e.name().is_none(), "the name does not leak into the reused slot");
+    assert!(
+        e.name().is_none(),
+        "the name does not leak into the reused slot"
+    );
     assert!(e.get::<Health>().is_none(), "components do not leak either");
 }
 

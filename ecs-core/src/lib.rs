@@ -38,26 +38,31 @@
 
 extern crate self as ecs_core;
 
+mod bundle;
 mod component;
 mod entity;
 mod entity_ref;
 mod error;
 mod lookup;
+mod pairs;
 mod query;
 mod storage;
 mod world;
 
+pub use bundle::Bundle;
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
-pub use query::PairsMut;
+pub use pairs::PairsMut;
 pub use world::World;
 
 /// The names almost every user of the crate needs.
 pub mod prelude {
-    pub use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef, Error, World};
+    pub use crate::{
+        Bundle, Component, ComponentKey, EntityId, EntityMut, EntityRef, Error, World,
+    };
 }
 
 /// Paths the derive's generated code uses. Not public API.

@@ -131,14 +131,13 @@ impl<C: Component> ErasedColumn for Column<C> {
     }
 
     fn reserve(&mut self, additional: usize) {
-        self.data.reserve_exact(additional);
-        self.owners.reserve_exact(additional);
+        self.data.reserve(additional);
+        self.owners.reserve(additional);
     }
 
     fn len(&self) -> usize {
         self.data.len()
     }
-
 }
 
 /// Downcasts an erased column to its concrete type.

@@ -120,7 +120,7 @@ impl World {
     /// Makes room for `additional` more entities without reallocating.
     pub fn reserve_entities(&mut self, additional: usize) {
         let fresh = additional.saturating_sub(self.free.len());
-        self.entities.reserve_exact(fresh);
+        self.entities.reserve(fresh);
     }
 
     /// Makes room for `additional` more components of type `C`.

@@ -1,0 +1,220 @@
+//! Per-type iteration, pair joins and bundles.
+
+use ecs_core::prelude::*;
+
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+struct Position(f32);
+
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+struct Velocity(f32);
+
+#[derive(Component, Debug, PartialEq)]
+struct Moving {
+    speed: f32,
+}
+
+#[derive(Component, Debug, PartialEq)]
+#[component(parent = Moving)]
+struct AxisMoving {
+    base: Moving,
+}
+
+#[derive(Component, Debug, PartialEq)]
+#[component(multiple)]
+struct Collider(f32);
+
+fn ids_of<T>(items: impl Iterator<Item = (EntityId, T)>) -> Vec<EntityId> {
+    items.map(|(id, _)| id).collect()
+}
+
+#[test]
+fn iter_visits_exact_column_then_derived_columns() {
+    let mut world = World::new();
+    let a = world
+        .spawn_with((AxisMoving {
+            base: Moving { speed: 1.0 },
+        },))
+        .unwrap();
+    let m = world.spawn_with((Moving { speed: 2.0 },)).unwrap();
+    let speeds: Vec<f32> = world.iter::<Moving>().map(|(_, m)| m.speed).collect();
+    assert_eq!(speeds, [2.0, 1.0]);
+    assert_eq!(ids_of(world.iter::<Moving>()), [m, a]);
+    for (_, moving) in world.iter_mut::<Moving>() {
+        moving.speed *= 10.0;
+    }
+    assert_eq!(
+        world
+            .entity(a)
+            .unwrap()
+            .get::<AxisMoving>()
+            .unwrap()
+            .base
+            .speed,
+        10.0
+    );
+    assert_eq!(world.iter::<AxisMoving>().count(), 1);
+    assert_eq!(world.iter::<Position>().count(), 0);
+}
+
+#[test]
+fn iter_skips_despawned_entities() {
+    let mut world = World::new();
+    let ids = world
+        .spawn_batch((0..5).map(|i| (Position(i as f32),)))
+        .unwrap();
+    world.despawn(ids[1]).unwrap();
+    world.despawn(ids[3]).unwrap();
+    let mut seen: Vec<f32> = world.iter::<Position>().map(|(_, p)| p.0).collect();
+    seen.sort_by(f32::total_cmp);
+    assert_eq!(seen, [0.0, 2.0, 4.0]);
+    for (id, p) in world.iter::<Position>() {
+        assert_eq!(world.entity(id).unwrap().get::<Position>(), Some(p));
+    }
+}
+
+#[test]
+fn pairs_join_only_entities_holding_both() {
+    let mut world = World::new();
+    let both = world.spawn_with((Position(1.0), Velocity(0.5))).unwrap();
+    let only_pos = world.spawn_with((Position(7.0),)).unwrap();
+    // Velocity first, Position second: rows of the two columns no longer line up.
+    let swapped = world.spawn_with((Velocity(2.0), Position(3.0))).unwrap();
+    world.spawn_with((Velocity(9.0),)).unwrap();
+    let mut visited = Vec::new();
+    for (id, pos, vel) in world.iter_pairs_mut::<Position, Velocity>().unwrap() {
+        pos.0 += vel.0;
+        visited.push(id);
+    }
+    assert_eq!(visited, [both, swapped]);
+    let pos = |world: &World, id| world.entity(id).unwrap().get::<Position>().copied();
+    assert_eq!(pos(&world, both), Some(Position(1.5)));
+    assert_eq!(pos(&world, swapped), Some(Position(5.0)));
+    assert_eq!(pos(&world, only_pos), Some(Position(7.0)));
+
+    let n = world
+        .for_each_pair_mut(|_, pos: &mut Position, vel: &mut Velocity| {
+            pos.0 += vel.0;
+            vel.0 = 0.0;
+        })
+        .unwrap();
+    assert_eq!(n, 2);
+    assert_eq!(pos(&world, swapped), Some(Position(7.0)));
+    assert_eq!(
+        world.entity(swapped).unwrap().get::<Velocity>(),
+        Some(&Velocity(0.0))
+    );
+}
+
+#[test]
+fn pairs_find_the_second_type_through_its_parent() {
+    let mut world = World::new();
+    let id = world
+        .spawn_with((
+            Position(0.0),
+            AxisMoving {
+                base: Moving { speed: 3.0 },
+            },
+        ))
+        .unwrap();
+    for (_, pos, moving) in world.iter_pairs_mut::<Position, Moving>().unwrap() {
+        pos.0 += moving.speed;
+    }
+    world
+        .for_each_pair_mut(|_, pos: &mut Position, moving: &mut Moving| {
+            pos.0 += moving.speed;
+            moving.speed = 0.0;
+        })
+        .unwrap();
+    let e = world.entity(id).unwrap();
+    assert_eq!(e.get::<Position>(), Some(&Position(6.0)));
+    assert_eq!(e.get::<Moving>().unwrap().speed, 0.0);
+}
+
+#[test]
+fn pairs_of_related_types_are_a_conflict() {
+    let mut world = World::new();
+    world
+        .spawn_with((AxisMoving {
+            base: Moving { speed: 3.0 },
+        },))
+        .unwrap();
+    let err = world.iter_pairs_mut::<AxisMoving, Moving>().err().unwrap();
+    assert_eq!(
+        err,
+        Error::ConflictingAccess {
+            first: "AxisMoving",
+            second: "Moving"
+        }
+    );
+    assert!(world
+        .for_each_pair_mut(|_, _: &mut Moving, _: &mut AxisMoving| {})
+        .is_err());
+    assert!(world
+        .for_each_pair_mut(|_, _: &mut Moving, _: &mut Moving| {})
+        .is_err());
+}
+
+#[test]
+fn parallel_pairs_visit_every_entity_once() {
+    let mut world = World::new();
+    world
+        .spawn_batch((0..1000).map(|i| (Position(i as f32), Velocity(1.0))))
+        .unwrap();
+    let n = world
+        .par_for_each_pair_mut(|_, pos: &mut Position, vel: &mut Velocity| {
+            pos.0 += vel.0;
+        })
+        .unwrap();
+    assert_eq!(n, 1000);
+    let sum: f32 = world.iter::<Position>().map(|(_, p)| p.0).sum();
+    assert_eq!(sum, (1..=1000).sum::<i32>() as f32);
+    // Misaligned rows fall back to the sequential loop and still visit all.
+    let extra = world.spawn_with((Velocity(1.0), Position(0.0))).unwrap();
+    let n = world
+        .par_for_each_pair_mut(|_, pos: &mut Position, vel: &mut Velocity| {
+            pos.0 += vel.0;
+        })
+        .unwrap();
+    assert_eq!(n, 1001);
+    assert_eq!(
+        world.entity(extra).unwrap().get::<Position>(),
+        Some(&Position(1.0))
+    );
+}
+
+#[test]
+fn bundles_are_atomic() {
+    let mut world = World::new();
+    let err = world
+        .spawn_with((
+            Moving { speed: 1.0 },
+            AxisMoving {
+                base: Moving { speed: 2.0 },
+            },
+        ))
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Duplicate {
+            single: "Moving",
+            ..
+        }
+    ));
+    assert_eq!(world.len(), 0);
+    assert_eq!(world.iter::<Moving>().count(), 0);
+
+    let ok = world.spawn_with((Collider(1.0), Collider(2.0))).unwrap();
+    assert_eq!(world.entity(ok).unwrap().get_all::<Collider>().count(), 2);
+
+    let err = world.spawn_batch(vec![(Position(1.0), Position(2.0))]);
+    assert!(err.is_err());
+    let made = world
+        .spawn_batch(vec![
+            (Position(1.0), Velocity(0.0)),
+            (Position(2.0), Velocity(0.0)),
+        ])
+        .unwrap();
+    assert_eq!(made.len(), 2);
+    assert_eq!(world.len(), 3);
+    assert_eq!(world.iter::<Position>().count(), 2);
+}
