@@ -133,13 +133,13 @@ pub fn tokens(ty: &Type) -> String {
         .replace(' ', "")
 }
 
-fn last_segment(ty: &Type) -> Option<String> {
+pub fn last_segment(ty: &Type) -> Option<String> {
     match ty {
-        Type::Path(path) if path.qself.is_none() => path
-            .path
-            .segments
-            .last()
-            .map(|segment| quote::ToTokens::to_token_stream(segment).to_string().replace(' ', "")),
+        Type::Path(path) if path.qself.is_none() => path.path.segments.last().map(|segment| {
+            quote::ToTokens::to_token_stream(segment)
+                .to_string()
+                .replace(' ', "")
+        }),
         _ => None,
     }
 }

@@ -97,6 +97,9 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                 multiple.set(&meta.path, key_span(&meta));
             } else if meta.path.is_ident(NAME) {
                 // #[component(name = "Axis")]
+                if !meta.input.peek(Token![=]) {
+                    return Err(meta.error("expected `=` after `name`: write `#[component(name = \"Axis\")]`"));
+                }
                 let expr: Expr = meta.value()?.parse()?;
                 match &expr {
                     Expr::Lit(syn::ExprLit {
@@ -136,12 +139,16 @@ pub fn parse_field(cx: &Ctxt, field: &syn::Field) -> Field {
                 )?;
                 parent.set(&meta.path, key_span(&meta));
             } else if meta.path.is_ident(MULTIPLE) || meta.path.is_ident(NAME) {
-                let key = meta.path.to_token_stream().to_string();
+                let (key, write) = if meta.path.is_ident(MULTIPLE) {
+                    (MULTIPLE, "#[component(multiple)]")
+                } else {
+                    (NAME, "#[component(name = \"...\")]")
+                };
                 cx.error_spanned_by(
                     &meta.path,
                     format!(
-                        "`{key}` is not expected here; it describes the whole component, \
-                         so it belongs on the type: `#[component({key} ...)]` above the `struct`"
+                        "`{key}` is not expected on a field; it describes the whole component, \
+                         so it belongs on the type: write `{write}` above the `struct`"
                     ),
                 );
                 skip_value(&meta)?;
@@ -151,7 +158,7 @@ pub fn parse_field(cx: &Ctxt, field: &syn::Field) -> Field {
                     &meta,
                     FIELD_KEYS,
                     "component field attribute",
-                    "; the only one on a field is `#[component(parent)]`",
+                    "the only one on a field is `#[component(parent)]`",
                 )?;
             }
             Ok(())
@@ -226,11 +233,14 @@ fn unknown_key(
     let mut message = format!("unknown {what} `{key}`");
     if let Some(near) = nearest(&key, valid) {
         message += &format!("; did you mean `{near}`?");
+    } else {
+        message += ";";
     }
     if tail.is_empty() {
         let list: Vec<String> = valid.iter().map(|k| format!("`{k}`")).collect();
-        message += &format!("; expected one of {}", list.join(", "));
+        message += &format!(" expected one of {}", list.join(", "));
     } else {
+        message += " ";
         message += tail;
     }
     cx.error_spanned_by(&meta.path, message);

@@ -12,8 +12,8 @@ use crate::ctxt::Ctxt;
 use crate::valid::{self, display_type};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
-use syn::spanned::Spanned;
 use syn::ext::IdentExt;
+use syn::spanned::Spanned;
 use syn::{DeriveInput, GenericParam, LitStr};
 
 pub fn derive(node: &DeriveInput) -> TokenStream {
@@ -45,7 +45,10 @@ fn impl_component(input: &Input) -> TokenStream {
     let parent_ty = parent.ty;
     let as_component = quote_spanned!(parent_ty.span()=> <#parent_ty as ::ecs_core::Component>);
     let member = &parent.field.member;
-    let field = quote_spanned!(parent.field.ty.span()=> self.#member);
+    // Spanned on the field's type, so a type mismatch points at it.
+    let field_span = parent.field.ty.span();
+    let field_ref = quote_spanned!(field_span=> &self.#member);
+    let field_mut = quote_spanned!(field_span=> &mut self.#member);
 
     // `multiple` under a single parent: an entity could never hold two.
     let mut check = TokenStream::new();
@@ -64,20 +67,23 @@ fn impl_component(input: &Input) -> TokenStream {
         // evaluated always, so the mistake shows even in an unused type.
         if generics.is_empty {
             free_check = quote_spanned! {span=>
-                #[automatically_derived]
                 const _: () = ::core::assert!(#as_component::MULTIPLE, #message);
             };
         }
     }
 
     let body = ParentBody {
+        // Naming `<P as Component>` before `with_parent::<Self, P>` makes
+        // "`P` is not a component" appear once, without a note about
+        // `KeyChain`'s bounds.
         chain: quote! {
+            let _: ::core::primitive::bool = #as_component::MULTIPLE;
             #check
             &::ecs_core::__private::KeyChain::with_parent::<Self, #parent_ty>()
         },
         is_derived_from: quote!(|| #as_component::is_derived_from(key)),
-        upcast_ref: quote!(#as_component::__upcast_ref(&#field, target)),
-        upcast_mut: quote!(#as_component::__upcast_mut(&mut #field, target)),
+        upcast_ref: quote!(#as_component::__upcast_ref(#field_ref, target)),
+        upcast_mut: quote!(#as_component::__upcast_mut(#field_mut, target)),
     };
     let block = impl_block(input, &generics, &name, multiple, Some(body));
     quote!(#block #free_check)
@@ -273,10 +279,8 @@ fn to_static(tokens: TokenStream, names: &[Ident]) -> TokenStream {
                 TokenTree::Ident(Ident::new("static", ident.span()))
             }
             TokenTree::Group(group) => {
-                let mut new = proc_macro2::Group::new(
-                    group.delimiter(),
-                    to_static(group.stream(), names),
-                );
+                let mut new =
+                    proc_macro2::Group::new(group.delimiter(), to_static(group.stream(), names));
                 new.set_span(group.span());
                 TokenTree::Group(new)
             }

@@ -1,7 +1,7 @@
 //! Rules that need several pieces of the input. Each function states its
 //! rule; every violation is reported, none stops the others.
 
-use crate::ast::{Data, Input};
+use crate::ast::{last_segment, tokens, Data, Field, Input};
 use crate::attr;
 use crate::ctxt::Ctxt;
 use quote::ToTokens;
@@ -55,6 +55,7 @@ fn check_struct_parent(cx: &Ctxt, input: &Input) {
     let ident = input.ident();
     let marked = input.marked_parent_fields();
     if let Some(first) = marked.first() {
+        check_marker_agrees(cx, input, first);
         for extra in &marked[1..] {
             cx.error_at(
                 extra.attrs.parent.expect("marked"),
@@ -98,6 +99,32 @@ fn check_struct_parent(cx: &Ctxt, input: &Input) {
     }
 }
 
+/// Rule: with both `parent = P` on the type and `#[component(parent)]` on a
+/// field, the field's type is `P`. Only visibly different types are caught
+/// here (`Moving` vs `Jumping`); two paths to one type (`Moving` vs
+/// `crate::Moving`) are accepted and the compiler checks they agree.
+fn check_marker_agrees(cx: &Ctxt, input: &Input, marked: &Field) {
+    let Some((_, declared)) = &input.attrs.parent else {
+        return;
+    };
+    let same = match (last_segment(declared), last_segment(marked.ty)) {
+        (Some(declared), Some(field)) => declared == field,
+        _ => tokens(declared) == tokens(marked.ty),
+    };
+    if !same {
+        let declared = display_type(declared);
+        cx.error_spanned_by(
+            marked.ty,
+            format!(
+                "the field marked `#[component(parent)]` has type `{}`, but the type says \
+                 `parent = {declared}`; make them agree, or drop `parent = {declared}` \
+                 (the field marker alone is enough)",
+                display_type(marked.ty)
+            ),
+        );
+    }
+}
+
 /// Rule: enums and unions have no parent: the parent is a value the
 /// component embeds and hands out by reference, which only a struct field
 /// can be. Nor do `#[component(...)]` attributes appear inside them.
@@ -124,11 +151,12 @@ fn check_no_parent(cx: &Ctxt, input: &Input) {
         Data::Union(fields) => ("union", fields.iter().collect()),
         Data::Struct(_) => return,
     };
+    let a_kind = if kind == "enum" { "an enum" } else { "a union" };
     if let Some((key, _)) = &input.attrs.parent {
         cx.error_at(
             *key,
             format!(
-                "`parent` is not supported on an {kind}: the parent must be a field every value \
+                "`parent` is not supported on {a_kind}: the parent must be a field every value \
                  holds; wrap it in a struct instead: \
                  `#[component(parent = P)] struct {ident}Component {{ base: P, kind: {ident} }}`"
             ),
@@ -139,7 +167,7 @@ fn check_no_parent(cx: &Ctxt, input: &Input) {
             cx.error_at(
                 key,
                 format!(
-                    "`#[component(parent)]` is not expected on a field of an {kind}: an {kind} \
+                    "`#[component(parent)]` is not expected on a field of {a_kind}: {a_kind} \
                      component cannot have a parent; wrap it in a struct whose field is the parent"
                 ),
             );

@@ -22,6 +22,20 @@ struct PlayerMoving<T: Copy, U> {
     extra: U,
 }
 
+// The parent is a type parameter: the derive adds `T: Component`.
+#[derive(Component)]
+struct Boxed<T> {
+    #[component(parent)]
+    inner: T,
+}
+
+// `parent = self::Moving` finds `base: Moving` by its last path segment.
+#[derive(Component)]
+#[component(parent = self::Moving)]
+struct ByPath {
+    base: Moving,
+}
+
 const STACK_LEN: usize = <PlayerMoving<u8, ()> as Component>::__CHAIN.keys().len();
 
 fn main() {
@@ -51,4 +65,8 @@ fn main() {
     axis.downcast_mut::<Axis<u8>>().unwrap().axis = 7;
     assert_eq!(p.base.axis, 7);
     assert!(p.__upcast_ref(std::any::TypeId::of::<u8>()).is_none());
+
+    assert_eq!(Boxed::<P>::key_stack().len(), 4);
+    assert_eq!(Boxed::<P>::key_stack()[3], ComponentKey::of::<Moving>());
+    assert!(ByPath::is_derived_from(ComponentKey::of::<Moving>()));
 }
