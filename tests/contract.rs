@@ -82,8 +82,8 @@ fn key_stack_lists_own_key_then_ancestors() {
 fn names_and_multiple_flags() {
     assert_eq!(Moving::NAME, "Moving");
     assert_eq!(PlayerMarker::NAME, "player-marker");
-    assert!(Collider::MULTIPLE && CircleCollider::MULTIPLE);
-    assert!(!Moving::MULTIPLE);
+    assert_eq!([Collider::MULTIPLE, CircleCollider::MULTIPLE], [true, true]);
+    assert_eq!(Moving::MULTIPLE, false);
     assert_eq!(
         format!("{:?}", ComponentKey::of::<Health>()),
         "ComponentKey(Health)"
