@@ -83,7 +83,7 @@ fn names_and_multiple_flags() {
     assert_eq!(Moving::NAME, "Moving");
     assert_eq!(PlayerMarker::NAME, "player-marker");
     assert_eq!([Collider::MULTIPLE, CircleCollider::MULTIPLE], [true, true]);
-    assert_eq!(Moving::MULTIPLE, false);
+    assert_eq!([Moving::MULTIPLE, Health::MULTIPLE], [false, false]);
     assert_eq!(
         format!("{:?}", ComponentKey::of::<Health>()),
         "ComponentKey(Health)"
