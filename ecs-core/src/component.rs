@@ -64,6 +64,19 @@ pub trait Component: Send + Sync + 'static + Sized {
     #[doc(hidden)]
     /// Mutable twin of [`Component::__upcast_ref`].
     fn __upcast_mut(&mut self, target: TypeId) -> Option<&mut dyn Any>;
+
+    #[doc(hidden)]
+    /// `self` as `&dyn Debug` when the type implements `Debug`; the derive
+    /// finds out by autoref specialization.
+    fn __debug(&self) -> Option<&dyn fmt::Debug> {
+        None
+    }
+
+    #[doc(hidden)]
+    /// Adds this type's required components, then its parent's, to `out`.
+    fn __requirements(out: &mut crate::require::Requirements) {
+        let _ = out;
+    }
 }
 
 /// Identifies one component type: `Copy + Eq + Hash + Debug`, comparable in O(1).

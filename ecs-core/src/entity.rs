@@ -137,7 +137,19 @@ impl CompList {
 /// One slot of the entity table.
 #[derive(Debug, Default)]
 pub(crate) struct EntitySlot {
+    pub components: CompList,
     pub generation: u32,
     pub alive: bool,
-    pub components: CompList,
+    /// Disabled as a whole: skipped by updates and active-only lookups.
+    pub disabled: bool,
+    /// Killed: keeps its components but is skipped like a disabled entity
+    /// until revived.
+    pub killed: bool,
+}
+
+impl EntitySlot {
+    /// Alive, enabled and not killed: what updates and active lookups see.
+    pub fn is_active(&self) -> bool {
+        self.alive && !self.disabled && !self.killed
+    }
 }

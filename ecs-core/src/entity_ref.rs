@@ -28,7 +28,12 @@ impl<'w> EntityRef<'w> {
         self.id
     }
 
-    /// The entity's name, if it was spawned with one.
+    /// The world the entity lives in.
+    pub fn world(&self) -> &'w World {
+        self.world
+    }
+
+    /// The entity's name, if it has one.
     pub fn name(&self) -> Option<&'w str> {
         self.world.name_of(self.id.index)
     }
@@ -166,21 +171,28 @@ impl<'w> EntityMut<'w> {
     pub fn world(&self) -> &World {
         self.world
     }
+
+    pub(crate) fn world_mut(&mut self) -> &mut World {
+        self.world
+    }
 }
 
 impl fmt::Debug for EntityRef<'_> {
+    /// Lists the components with their own `Debug` output where they have one.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = self.world.entities[self.id.index as usize]
-            .components
-            .as_slice()
-            .iter()
-            .map(|c| self.world.types[c.ty as usize].key.name())
-            .collect();
-        f.debug_struct("Entity")
-            .field("id", &self.id)
-            .field("name", &self.name())
-            .field("components", &names)
-            .finish()
+        let components: Vec<_> = self.components().collect();
+        let mut s = f.debug_struct("Entity");
+        s.field("id", &self.id);
+        if let Some(name) = self.name() {
+            s.field("name", &name);
+        }
+        if !self.is_enabled() {
+            s.field("enabled", &false);
+        }
+        if self.is_dead() {
+            s.field("dead", &true);
+        }
+        s.field("components", &components).finish()
     }
 }
 

@@ -27,6 +27,16 @@ pub enum Error {
         single: &'static str,
     },
 
+    /// The entity holds no component with this instance id (it was removed,
+    /// or the id belongs to another entity).
+    #[error("entity {entity:?} holds no component {instance:?}: it was removed or belongs to another entity; get a fresh id from `components()` or a handle")]
+    NoSuchInstance {
+        /// The entity that was searched.
+        entity: EntityId,
+        /// The id that was not found.
+        instance: crate::InstanceId,
+    },
+
     /// One access asked for the same storage twice, once mutably.
     #[error("`{first}` and `{second}` share storage (one is-a the other), so they cannot be borrowed together with one of them mutable; borrow them one after the other")]
     ConflictingAccess {

@@ -40,12 +40,18 @@ extern crate self as ecs_core;
 
 mod bundle;
 mod component;
+mod debug;
 mod entity;
 mod entity_ref;
 mod error;
+mod instance;
 mod lookup;
+mod names;
 mod pairs;
 mod query;
+mod removal;
+mod require;
+mod state;
 mod storage;
 mod world;
 
@@ -55,13 +61,16 @@ pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
+pub use instance::{ComponentInfo, Handle, InstanceId};
 pub use pairs::PairsMut;
+pub use state::{Filter, DEFAULT_LAYERS};
 pub use world::World;
 
 /// The names almost every user of the crate needs.
 pub mod prelude {
     pub use crate::{
-        Bundle, Component, ComponentKey, EntityId, EntityMut, EntityRef, Error, World,
+        Bundle, Component, ComponentKey, EntityId, EntityMut, EntityRef, Error, Filter, Handle,
+        InstanceId, World,
     };
 }
 
@@ -69,6 +78,8 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::component::KeyChain;
+    pub use crate::debug::{DebugProbe, NoDebug, ViaDebug};
+    pub use crate::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
 }
 

@@ -109,24 +109,30 @@ impl World {
             .collect()
     }
 
-    /// Adds `value` to the live entity in slot `index`, enforcing the single rule.
+    /// Adds `value` to the live entity in slot `index`, enforcing the single
+    /// rule, then adds its required components; all or nothing.
     pub(crate) fn insert<C: Component>(&mut self, index: u32, value: C) -> Result<&mut C, Error> {
         let ty = self.register::<C>();
         self.check_single::<C>(index, ty)?;
-        let column = typed_mut::<C>(
-            &mut **self.columns[ty as usize]
-                .as_mut()
-                .expect("register gives the type a column"),
-        );
-        let row = column.push(index, value);
-        self.entities[index as usize]
-            .components
-            .push(CompRef { ty, row });
-        let column = typed_mut::<C>(
-            &mut **self.columns[ty as usize]
-                .as_mut()
-                .expect("register gives the type a column"),
-        );
+        let info = &mut self.types[ty as usize];
+        let serial = info.next_serial;
+        info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
+        let column = typed_mut::<C>(&mut **self.columns[ty as usize].as_mut().expect("registered"));
+        let row = column.push(index, serial, value);
+        let list = &mut self.entities[index as usize].components;
+        let before = list.len();
+        list.push(CompRef { ty, row });
+
+        let mut requirements = crate::require::Requirements::default();
+        C::__requirements(&mut requirements);
+        if !requirements.is_empty() {
+            if let Err(error) = requirements.apply(self, index) {
+                // Take back everything this call added, newest first.
+                self.truncate_components(index, before);
+                return Err(error);
+            }
+        }
+        let column = typed_mut::<C>(&mut **self.columns[ty as usize].as_mut().expect("registered"));
         Ok(&mut column.data[row as usize])
     }
 

@@ -1,17 +1,17 @@
-//! Per-type iteration over the whole world: every component that is-a `T`,
-//! and pairs of components on the same entity.
+//! Per-type iteration over the whole world: every component that is-a `T`.
 
 use std::any::TypeId;
 
 use crate::entity::{EntitySlot, TypeIdx};
-use crate::storage::{typed, typed_mut, ErasedColumn};
+use crate::storage::{typed, typed_mut, ErasedColumn, Row, DISABLED};
 use crate::world::World;
 use crate::{Component, EntityId};
 
 impl World {
     /// Every component that is-a `T`, with its entity: first the column of
     /// `T` itself in storage order, then the columns of types derived from
-    /// `T` in the order they were first added to this world.
+    /// `T` in the order they were first added to this world. Disabled
+    /// components and dead entities are included; see [`World::iter_active`].
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -19,34 +19,59 @@ impl World {
     /// struct Health(u32);
     /// let mut world = World::new();
     /// for hp in 1..=3 {
-    ///     let id = world.spawn();
-    ///     world.entity_mut(id)?.add(Health(hp))?;
+    ///     world.spawn_with((Health(hp),))?;
     /// }
     /// assert_eq!(world.iter::<Health>().map(|(_, h)| h.0).sum::<u32>(), 6);
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn iter<T: Component>(&self) -> impl Iterator<Item = (EntityId, &T)> + '_ {
-        let t = self.type_idx::<T>();
-        let exact = t
-            .and_then(|t| self.columns[t as usize].as_deref())
-            .map(|column| {
-                let column = typed::<T>(column);
-                column.owners.iter().zip(&column.data)
+        self.rows::<T>().map(|(owner, _, c)| (self.id_at(owner), c))
+    }
+
+    /// Like [`World::iter`], but only enabled components of active entities
+    /// (alive, enabled, not killed): what an update sees.
+    pub fn iter_active<T: Component>(&self) -> impl Iterator<Item = (EntityId, &T)> + '_ {
+        self.rows::<T>()
+            .filter(|&(owner, meta, _)| {
+                meta & DISABLED == 0 && self.entities[owner as usize].is_active()
             })
-            .into_iter()
-            .flatten()
-            .map(|(&owner, c)| (owner, c));
-        let derived = self
-            .derived_columns(t)
-            .flat_map(|column| column.iter_upcast(TypeId::of::<T>()))
-            .filter_map(|(owner, any)| Some((owner, any.downcast_ref::<T>()?)));
-        exact
-            .chain(derived)
-            .map(|(owner, c)| (self.id_at(owner), c))
+            .map(|(owner, _, c)| (self.id_at(owner), c))
     }
 
     /// Mutable twin of [`World::iter`], in the same order.
     pub fn iter_mut<T: Component>(&mut self) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
+        let (entities, rows) = self.rows_mut::<T>();
+        rows.map(move |(owner, _, c)| (id_in(entities, owner), c))
+    }
+
+    /// Mutable twin of [`World::iter_active`].
+    pub fn iter_active_mut<T: Component>(
+        &mut self,
+    ) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
+        let (entities, rows) = self.rows_mut::<T>();
+        rows.filter(move |&(owner, meta, _)| {
+            meta & DISABLED == 0 && entities[owner as usize].is_active()
+        })
+        .map(move |(owner, _, c)| (id_in(entities, owner), c))
+    }
+
+    fn rows<T: Component>(&self) -> impl Iterator<Item = Row<&T>> + '_ {
+        let t = self.type_idx::<T>();
+        let exact = t
+            .and_then(|t| self.columns[t as usize].as_deref())
+            .map(|column| typed::<T>(column).rows())
+            .into_iter()
+            .flatten();
+        let derived = self
+            .derived_columns(t)
+            .flat_map(|column| column.iter_upcast(TypeId::of::<T>()))
+            .filter_map(|(owner, meta, any)| Some((owner, meta, any.downcast_ref::<T>()?)));
+        exact.chain(derived)
+    }
+
+    fn rows_mut<T: Component>(
+        &mut self,
+    ) -> (&[EntitySlot], impl Iterator<Item = Row<&mut T>> + '_) {
         let t = self.type_idx::<T>();
         let World {
             entities,
@@ -54,7 +79,6 @@ impl World {
             columns,
             ..
         } = self;
-        let entities: &[EntitySlot] = entities;
         let mut exact = None;
         let mut derived = Vec::new();
         for (ty, column) in columns.iter_mut().enumerate() {
@@ -67,24 +91,14 @@ impl World {
                 derived.push(column);
             }
         }
-        let exact = exact
-            .into_iter()
-            .flat_map(|column| column.owners.iter().copied().zip(&mut column.data));
+        let exact = exact.into_iter().flat_map(|column| column.rows_mut());
         let derived = derived
             .into_iter()
             .flat_map(|column| column.iter_upcast_mut(TypeId::of::<T>()))
-            .filter_map(|(owner, any)| Some((owner, any.downcast_mut::<T>()?)));
-        exact.chain(derived).map(move |(owner, c)| {
-            let id = EntityId {
-                index: owner,
-                generation: entities[owner as usize].generation,
-            };
-            (id, c)
-        })
+            .filter_map(|(owner, meta, any)| Some((owner, meta, any.downcast_mut::<T>()?)));
+        (entities, exact.chain(derived))
     }
-}
 
-impl World {
     /// Columns of every registered type strictly derived from `t`.
     fn derived_columns(&self, t: Option<TypeIdx>) -> impl Iterator<Item = &dyn ErasedColumn> {
         self.columns
@@ -95,5 +109,12 @@ impl World {
                 let derived = ty as TypeIdx != t && self.types[ty].is_a(ty as TypeIdx, t);
                 derived.then_some(column.as_deref()).flatten()
             })
+    }
+}
+
+fn id_in(entities: &[EntitySlot], index: u32) -> EntityId {
+    EntityId {
+        index,
+        generation: entities[index as usize].generation,
     }
 }

@@ -4,11 +4,20 @@ use std::any::{Any, TypeId};
 
 use crate::Component;
 
+/// Bit of a row's meta word set while the component is disabled.
+pub(crate) const DISABLED: u32 = 1 << 31;
+/// The serial part of a row's meta word.
+pub(crate) const SERIAL_MASK: u32 = !DISABLED;
+
 /// All components of concrete type `C` in one world, with the owning entity's
 /// index beside each, so a swap-remove can repair the moved entity's record.
 pub(crate) struct Column<C> {
     pub data: Vec<C>,
     pub owners: Vec<u32>,
+    /// Per row: the instance serial (unique within this column's type) and
+    /// the [`DISABLED`] bit. Kept beside the data so per-type loops can skip
+    /// disabled components without visiting the entity.
+    pub meta: Vec<u32>,
     /// Values removed through the erased interface; dropped only after the
     /// world's bookkeeping is consistent again, so a panicking `Drop` cannot
     /// leave a half-updated world behind.
@@ -20,14 +29,16 @@ impl<C> Column<C> {
         Column {
             data: Vec::new(),
             owners: Vec::new(),
+            meta: Vec::new(),
             trash: Vec::new(),
         }
     }
 
-    pub fn push(&mut self, owner: u32, value: C) -> u32 {
+    pub fn push(&mut self, owner: u32, serial: u32, value: C) -> u32 {
         let row = self.data.len() as u32;
         self.data.push(value);
         self.owners.push(owner);
+        self.meta.push(serial & SERIAL_MASK);
         row
     }
 
@@ -37,7 +48,29 @@ impl<C> Column<C> {
         let row = row as usize;
         let value = self.data.swap_remove(row);
         self.owners.swap_remove(row);
+        self.meta.swap_remove(row);
         (value, self.owners.get(row).copied())
+    }
+}
+
+/// One row as iteration sees it: owner slot, meta word, value.
+pub(crate) type Row<T> = (u32, u32, T);
+
+impl<C> Column<C> {
+    pub fn rows(&self) -> impl Iterator<Item = Row<&C>> {
+        self.owners
+            .iter()
+            .zip(&self.meta)
+            .zip(&self.data)
+            .map(|((&o, &m), c)| (o, m, c))
+    }
+
+    pub fn rows_mut(&mut self) -> impl Iterator<Item = Row<&mut C>> {
+        self.owners
+            .iter()
+            .zip(&self.meta)
+            .zip(&mut self.data)
+            .map(|((&o, &m), c)| (o, m, c))
     }
 }
 
@@ -58,15 +91,21 @@ pub(crate) trait ErasedColumn: Any + Send + Sync {
         target: TypeId,
         out: &mut Vec<(usize, &'a mut dyn Any)>,
     );
-    /// Every row's owner with the part of the row that is `target`.
-    fn iter_upcast(&self, target: TypeId) -> Box<dyn Iterator<Item = (u32, &dyn Any)> + '_>;
+    /// Every row's owner and meta word with the part of the row that is `target`.
+    fn iter_upcast(&self, target: TypeId) -> Box<dyn Iterator<Item = Row<&dyn Any>> + '_>;
     /// Mutable twin of [`ErasedColumn::iter_upcast`].
     fn iter_upcast_mut(
         &mut self,
         target: TypeId,
-    ) -> Box<dyn Iterator<Item = (u32, &mut dyn Any)> + '_>;
+    ) -> Box<dyn Iterator<Item = Row<&mut dyn Any>> + '_>;
     fn reserve(&mut self, additional: usize);
     fn len(&self) -> usize;
+    /// The row's meta word (serial and [`DISABLED`] bit).
+    fn meta(&self, row: u32) -> u32;
+    /// Sets or clears the row's [`DISABLED`] bit; `true` when it changed.
+    fn set_disabled(&mut self, row: u32, disabled: bool) -> bool;
+    /// The row's value as `&dyn Debug`, when its type implements `Debug`.
+    fn debug(&self, row: u32) -> Option<&dyn std::fmt::Debug>;
 }
 
 impl<C: Component> ErasedColumn for Column<C> {
@@ -109,30 +148,46 @@ impl<C: Component> ErasedColumn for Column<C> {
         }
     }
 
-    fn iter_upcast(&self, target: TypeId) -> Box<dyn Iterator<Item = (u32, &dyn Any)> + '_> {
+    fn iter_upcast(&self, target: TypeId) -> Box<dyn Iterator<Item = Row<&dyn Any>> + '_> {
         Box::new(
-            self.owners
-                .iter()
-                .zip(&self.data)
-                .filter_map(move |(&owner, c)| Some((owner, c.__upcast_ref(target)?))),
+            self.rows()
+                .filter_map(move |(owner, meta, c)| Some((owner, meta, c.__upcast_ref(target)?))),
         )
     }
 
     fn iter_upcast_mut(
         &mut self,
         target: TypeId,
-    ) -> Box<dyn Iterator<Item = (u32, &mut dyn Any)> + '_> {
+    ) -> Box<dyn Iterator<Item = Row<&mut dyn Any>> + '_> {
         Box::new(
-            self.owners
-                .iter()
-                .zip(&mut self.data)
-                .filter_map(move |(&owner, c)| Some((owner, c.__upcast_mut(target)?))),
+            self.rows_mut()
+                .filter_map(move |(owner, meta, c)| Some((owner, meta, c.__upcast_mut(target)?))),
         )
     }
 
     fn reserve(&mut self, additional: usize) {
         self.data.reserve(additional);
         self.owners.reserve(additional);
+        self.meta.reserve(additional);
+    }
+
+    fn meta(&self, row: u32) -> u32 {
+        self.meta[row as usize]
+    }
+
+    fn set_disabled(&mut self, row: u32, disabled: bool) -> bool {
+        let word = &mut self.meta[row as usize];
+        let old = *word;
+        *word = if disabled {
+            old | DISABLED
+        } else {
+            old & !DISABLED
+        };
+        old != *word
+    }
+
+    fn debug(&self, row: u32) -> Option<&dyn std::fmt::Debug> {
+        self.data[row as usize].__debug()
     }
 
     fn len(&self) -> usize {

@@ -17,6 +17,8 @@ pub(crate) struct TypeInfo {
     /// Whether any registered type has this one as an ancestor; when not, an
     /// is-a lookup is a plain index comparison.
     pub has_descendants: bool,
+    /// The serial the next component of exactly this type gets.
+    pub next_serial: u32,
 }
 
 impl TypeInfo {
@@ -72,7 +74,10 @@ pub struct World {
     pub(crate) entities: Vec<EntitySlot>,
     free: Vec<u32>,
     live: usize,
-    names: HashMap<u32, Box<str>>,
+    pub(crate) names: crate::names::Names,
+    /// Layer masks by slot; slots past the end have the default layers, so a
+    /// world that never sets a layer pays nothing for them.
+    pub(crate) layers: Vec<u32>,
     pub(crate) types: Vec<TypeInfo>,
     /// Parallel to `types`; present once a component of exactly that type was
     /// added. Kept apart so one column can be borrowed mutably while the type
@@ -93,6 +98,8 @@ impl World {
         if let Some(index) = self.free.pop() {
             let slot = &mut self.entities[index as usize];
             slot.alive = true;
+            slot.disabled = false;
+            slot.killed = false;
             return EntityId {
                 index,
                 generation: slot.generation,
@@ -100,9 +107,8 @@ impl World {
         }
         let index = u32::try_from(self.entities.len()).expect("more than u32::MAX entities");
         self.entities.push(EntitySlot {
-            generation: 0,
             alive: true,
-            components: Default::default(),
+            ..EntitySlot::default()
         });
         EntityId {
             index,
@@ -113,7 +119,7 @@ impl World {
     /// Creates an entity with a name (names need not be unique).
     pub fn spawn_named(&mut self, name: &str) -> EntityId {
         let id = self.spawn();
-        self.names.insert(id.index, name.into());
+        self.names.set(id.index, Some(name));
         id
     }
 
@@ -138,6 +144,10 @@ impl World {
     pub fn despawn(&mut self, id: EntityId) -> Result<(), Error> {
         self.check(id)?;
         let index = id.index;
+        // Rows move into the trash first (the entity's own list stays in
+        // place, so rows of its other components can be repointed); values
+        // are dropped only once the world is consistent, so a panicking
+        // `Drop` cannot leave a half-despawned entity behind.
         let mut touched: Vec<TypeIdx> = Vec::new();
         while let Some(comp) = self.entities[index as usize].components.pop() {
             self.trash_row(comp);
@@ -149,14 +159,12 @@ impl World {
         slot.alive = false;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(index);
-        self.names.remove(&index);
-        self.live -= 1;
-        // The world is consistent now; user `Drop` code may run (and panic).
-        for ty in touched {
-            if let Some(column) = self.columns[ty as usize].as_mut() {
-                column.empty_trash();
-            }
+        self.names.set(index, None);
+        if let Some(layers) = self.layers.get_mut(index as usize) {
+            *layers = crate::DEFAULT_LAYERS;
         }
+        self.live -= 1;
+        self.empty_trash(&touched);
         Ok(())
     }
 
@@ -216,7 +224,7 @@ impl World {
     }
 
     pub(crate) fn name_of(&self, index: u32) -> Option<&str> {
-        self.names.get(&index).map(|n| &**n)
+        self.names.get(index)
     }
 
     /// The id of the live entity in slot `index`.
@@ -255,6 +263,7 @@ impl World {
                         multiple: flags[level],
                         ancestors: indices[level + 1..].into(),
                         has_descendants: false,
+                        next_serial: 0,
                     });
                     self.columns.push(None);
                     self.type_index.insert(key.type_id(), ty);
@@ -280,6 +289,15 @@ impl World {
         let old_last = column.len() as u32 - 1;
         if let Some(moved) = column.trash_row(comp.row) {
             self.repoint(moved, comp.ty, old_last, comp.row);
+        }
+    }
+
+    /// Drops the values trashed in the columns of `types`.
+    pub(crate) fn empty_trash(&mut self, types: &[TypeIdx]) {
+        for &ty in types {
+            if let Some(column) = self.columns[ty as usize].as_mut() {
+                column.empty_trash();
+            }
         }
     }
 

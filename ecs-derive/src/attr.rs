@@ -7,6 +7,7 @@ use crate::ctxt::Ctxt;
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
+use syn::parse::Parse;
 use syn::{Attribute, Expr, Lit, LitStr, Meta, Token, Type};
 
 /// The attribute's own name: `#[component(...)]`.
@@ -17,9 +18,11 @@ pub const PARENT: &str = "parent";
 pub const MULTIPLE: &str = "multiple";
 /// `#[component(name = "...")]`: the stable name.
 pub const NAME: &str = "name";
+/// `#[component(requires(Transform, Health))]`: components added with this one.
+pub const REQUIRES: &str = "requires";
 
 /// The keys accepted on the type, in the order the messages list them.
-const CONTAINER_KEYS: &[&str] = &[PARENT, MULTIPLE, NAME];
+const CONTAINER_KEYS: &[&str] = &[PARENT, MULTIPLE, NAME, REQUIRES];
 /// The keys accepted on a field.
 const FIELD_KEYS: &[&str] = &[PARENT];
 
@@ -31,6 +34,8 @@ pub struct Container {
     pub multiple: Option<Span>,
     /// `name = "..."`.
     pub name: Option<LitStr>,
+    /// `requires(A, B)`: the required types, in order.
+    pub requires: Vec<Type>,
 }
 
 /// `#[component(...)]` on a field.
@@ -78,6 +83,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
     let mut parent = Attr::none(cx, PARENT);
     let mut multiple = Attr::none(cx, MULTIPLE);
     let mut name = Attr::none(cx, NAME);
+    let mut requires = Attr::none(cx, REQUIRES);
 
     for attr in component_attrs(cx, attrs) {
         let result = attr.parse_nested_meta(|meta| {
@@ -95,6 +101,23 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                 // #[component(multiple)]
                 no_value(&meta, "`#[component(multiple)]`")?;
                 multiple.set(&meta.path, key_span(&meta));
+            } else if meta.path.is_ident(REQUIRES) {
+                // #[component(requires(Transform, Health))]
+                if !meta.input.peek(syn::token::Paren) {
+                    return Err(meta.error(
+                        "`requires` takes a list of component types: write `#[component(requires(Transform, Health))]`",
+                    ));
+                }
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let types = content.parse_terminated(Type::parse, Token![,])?;
+                if types.is_empty() {
+                    cx.error_spanned_by(
+                        &meta.path,
+                        "`requires()` names no component: list at least one, e.g. `requires(Transform)`, or remove it",
+                    );
+                }
+                requires.set(&meta.path, types.into_iter().collect::<Vec<Type>>());
             } else if meta.path.is_ident(NAME) {
                 // #[component(name = "Axis")]
                 if !meta.input.peek(Token![=]) {
@@ -121,6 +144,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
         parent: parent.get(),
         multiple: multiple.get(),
         name: name.get(),
+        requires: requires.get().unwrap_or_default(),
     }
 }
 

@@ -84,6 +84,7 @@ fn impl_component(input: &Input) -> TokenStream {
         is_derived_from: quote!(|| #as_component::is_derived_from(key)),
         upcast_ref: quote!(#as_component::__upcast_ref(#field_ref, target)),
         upcast_mut: quote!(#as_component::__upcast_mut(#field_mut, target)),
+        requirements: quote!(#as_component::__requirements(out);),
     };
     let block = impl_block(input, &generics, &name, multiple, Some(body));
     quote!(#block #free_check)
@@ -108,6 +109,8 @@ struct ParentBody {
     is_derived_from: TokenStream,
     upcast_ref: TokenStream,
     upcast_mut: TokenStream,
+    /// Adds the parent's requirements after this type's own.
+    requirements: TokenStream,
 }
 
 fn impl_block(
@@ -125,15 +128,29 @@ fn impl_block(
         ..
     } = generics;
     let none = quote!(::core::option::Option::None);
-    let (chain, is_derived_from, upcast_ref, upcast_mut) = match parent {
-        Some(p) => (p.chain, p.is_derived_from, p.upcast_ref, p.upcast_mut),
+    let (chain, is_derived_from, upcast_ref, upcast_mut, parent_requirements) = match parent {
+        Some(p) => (
+            p.chain,
+            p.is_derived_from,
+            p.upcast_ref,
+            p.upcast_mut,
+            p.requirements,
+        ),
         None => (
             quote!(&::ecs_core::__private::KeyChain::root::<Self>()),
             TokenStream::new(),
             none.clone(),
             none,
+            TokenStream::new(),
         ),
     };
+    // Each `require::<R>()` carries the span of `R`, so "cannot be required"
+    // points at the type the user named.
+    let own_requirements = input
+        .attrs
+        .requires
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> out.require::<#ty>();));
     quote! {
         #[automatically_derived]
         impl #impl_generics ::ecs_core::Component for #ident #ty_generics #where_clause {
@@ -146,6 +163,19 @@ fn impl_block(
 
             fn is_derived_from(key: ::ecs_core::ComponentKey) -> ::core::primitive::bool {
                 key == ::ecs_core::ComponentKey::of::<Self>() #is_derived_from
+            }
+
+            #[doc(hidden)]
+            fn __debug(&self) -> ::core::option::Option<&dyn ::core::fmt::Debug> {
+                #[allow(unused_imports)]
+                use ::ecs_core::__private::{NoDebug as _, ViaDebug as _};
+                (&&::ecs_core::__private::DebugProbe(self)).__ecs_debug()
+            }
+
+            #[doc(hidden)]
+            fn __requirements(out: &mut ::ecs_core::__private::Requirements) {
+                #(#own_requirements)*
+                #parent_requirements
             }
 
             #[doc(hidden)]

@@ -1,0 +1,301 @@
+//! Instance ids, weak handles, and walking an entity's components.
+
+use std::any::TypeId;
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::entity::CompRef;
+use crate::storage::{typed, typed_mut, DISABLED, SERIAL_MASK};
+use crate::world::World;
+use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
+
+/// Names one component instance of one world, unique for the world's lifetime.
+///
+/// Made of the concrete type's index in the world and a serial counted per
+/// type (2^31 instances of one type before serials repeat).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstanceId {
+    pub(crate) ty: u32,
+    pub(crate) serial: u32,
+}
+
+impl InstanceId {
+    /// Packs the id into one `u64`.
+    pub const fn to_bits(self) -> u64 {
+        ((self.ty as u64) << 32) | self.serial as u64
+    }
+}
+
+impl fmt::Debug for InstanceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}.{}", self.ty, self.serial)
+    }
+}
+
+/// A weak, `Copy` reference to one component instance, seen as a `T`.
+///
+/// Resolve it through the world ([`World::resolve`]); it answers `None` once
+/// the component is removed or its entity despawned, and never answers for a
+/// component that later took the same storage slot.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// #[component(multiple)]
+/// struct Collider { radius: f32 }
+///
+/// let mut world = World::new();
+/// let id = world.spawn_with((Collider { radius: 1.0 }, Collider { radius: 2.0 }))?;
+/// let handles: Vec<Handle<Collider>> = world.entity(id)?.handles::<Collider>().collect();
+/// assert_eq!(world.resolve(handles[1]).unwrap().radius, 2.0);
+/// world.entity_mut(id)?.remove::<Collider>();          // removes the first one
+/// assert!(world.resolve(handles[0]).is_none());
+/// assert_eq!(world.resolve(handles[1]).unwrap().radius, 2.0);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+pub struct Handle<T> {
+    entity: EntityId,
+    instance: InstanceId,
+    _marker: PhantomData<fn() -> T>,
+}
+
+impl<T> Handle<T> {
+    /// The entity holding the component.
+    pub fn entity(self) -> EntityId {
+        self.entity
+    }
+
+    /// The component's instance id.
+    pub fn instance(self) -> InstanceId {
+        self.instance
+    }
+}
+
+impl<T> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Handle<T> {}
+impl<T> PartialEq for Handle<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.entity == other.entity && self.instance == other.instance
+    }
+}
+impl<T> Eq for Handle<T> {}
+impl<T> std::hash::Hash for Handle<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.entity, self.instance).hash(state);
+    }
+}
+impl<T: Component> fmt::Debug for Handle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Handle<{}>({:?}, {:?})",
+            T::NAME,
+            self.entity,
+            self.instance
+        )
+    }
+}
+
+/// One component of an entity, as listed by [`EntityRef::components`].
+#[derive(Clone, Copy)]
+pub struct ComponentInfo<'w> {
+    /// The concrete type's key.
+    pub key: ComponentKey,
+    /// The instance id.
+    pub instance: InstanceId,
+    /// Whether the component is enabled.
+    pub enabled: bool,
+    /// The value as `Debug`, when its type implements `Debug` (non-generic
+    /// types only; a generic type shows its name).
+    pub value: Option<&'w dyn fmt::Debug>,
+}
+
+impl ComponentInfo<'_> {
+    /// The concrete type's stable name.
+    pub fn name(&self) -> &'static str {
+        self.key.name()
+    }
+}
+
+impl fmt::Debug for ComponentInfo<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            Some(value) => value.fmt(f)?,
+            None => f.write_str(self.name())?,
+        }
+        if !self.enabled {
+            f.write_str(" (disabled)")?;
+        }
+        Ok(())
+    }
+}
+
+impl World {
+    pub(crate) fn instance_of(&self, comp: CompRef) -> (InstanceId, bool) {
+        let meta = self.columns[comp.ty as usize]
+            .as_deref()
+            .expect("a stored component has a column")
+            .meta(comp.row);
+        let id = InstanceId {
+            ty: comp.ty,
+            serial: meta & SERIAL_MASK,
+        };
+        (id, meta & DISABLED == 0)
+    }
+
+    /// The entry of the live entity's component with this instance id.
+    pub(crate) fn comp_by_instance(
+        &self,
+        index: u32,
+        instance: InstanceId,
+    ) -> Option<(usize, CompRef)> {
+        let list = self.entities[index as usize].components.as_slice();
+        list.iter()
+            .copied()
+            .enumerate()
+            .find(|(_, c)| c.ty == instance.ty && self.instance_of(*c).0 == instance)
+    }
+
+    /// The part that is-a `T` of one stored component.
+    pub(crate) fn view<T: Component>(&self, comp: CompRef) -> Option<&T> {
+        let column = self.columns[comp.ty as usize].as_deref()?;
+        if Some(comp.ty) == self.type_idx::<T>() {
+            typed::<T>(column).data.get(comp.row as usize)
+        } else {
+            column
+                .upcast_ref(comp.row, TypeId::of::<T>())?
+                .downcast_ref()
+        }
+    }
+
+    /// Mutable twin of [`World::view`].
+    pub(crate) fn view_mut<T: Component>(&mut self, comp: CompRef) -> Option<&mut T> {
+        let exact = Some(comp.ty) == self.type_idx::<T>();
+        let column = self.columns[comp.ty as usize].as_deref_mut()?;
+        if exact {
+            typed_mut::<T>(column).data.get_mut(comp.row as usize)
+        } else {
+            column
+                .upcast_mut(comp.row, TypeId::of::<T>())?
+                .downcast_mut()
+        }
+    }
+
+    /// The component a handle points at, while it lives.
+    pub fn resolve<T: Component>(&self, handle: Handle<T>) -> Option<&T> {
+        self.check(handle.entity).ok()?;
+        let (_, comp) = self.comp_by_instance(handle.entity.index, handle.instance)?;
+        self.view(comp)
+    }
+
+    /// Mutable twin of [`World::resolve`].
+    pub fn resolve_mut<T: Component>(&mut self, handle: Handle<T>) -> Option<&mut T> {
+        self.check(handle.entity).ok()?;
+        let (_, comp) = self.comp_by_instance(handle.entity.index, handle.instance)?;
+        self.view_mut(comp)
+    }
+
+    fn handles_of<T: Component>(&self, index: u32) -> impl Iterator<Item = Handle<T>> + '_ {
+        let t = self.type_idx::<T>();
+        let entity = self.id_at(index);
+        self.entities[index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .filter(move |c| t.is_some_and(|t| self.types[c.ty as usize].is_a(c.ty, t)))
+            .map(move |&c| Handle {
+                entity,
+                instance: self.instance_of(c).0,
+                _marker: PhantomData,
+            })
+    }
+
+    fn component_infos(&self, index: u32) -> impl Iterator<Item = ComponentInfo<'_>> + '_ {
+        self.entities[index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .map(move |&c| {
+                let (instance, enabled) = self.instance_of(c);
+                ComponentInfo {
+                    key: self.types[c.ty as usize].key,
+                    instance,
+                    enabled,
+                    value: self.columns[c.ty as usize]
+                        .as_deref()
+                        .and_then(|column| column.debug(c.row)),
+                }
+            })
+    }
+}
+
+impl<'w> EntityRef<'w> {
+    /// A weak handle to the first component that is-a `T`.
+    pub fn handle<T: Component>(&self) -> Option<Handle<T>> {
+        self.handles::<T>().next()
+    }
+
+    /// Weak handles to every component that is-a `T`, in insertion order.
+    pub fn handles<T: Component>(&self) -> impl Iterator<Item = Handle<T>> + 'w {
+        self.world().handles_of(self.id().index)
+    }
+
+    /// Every component, in insertion order, with its name, instance id,
+    /// enabled flag and `Debug` value.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// struct Opaque;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3), Opaque))?;
+    /// let e = world.entity(id)?;
+    /// let names: Vec<&str> = e.components().map(|c| c.name()).collect();
+    /// assert_eq!(names, ["Health", "Opaque"]);
+    /// assert_eq!(format!("{:?}", e.components().collect::<Vec<_>>()), "[Health(3), Opaque]");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn components(&self) -> impl Iterator<Item = ComponentInfo<'w>> + 'w {
+        self.world().component_infos(self.id().index)
+    }
+
+    /// The component with this instance id, seen as a `T`.
+    pub fn get_by_instance<T: Component>(&self, instance: InstanceId) -> Option<&'w T> {
+        let world = self.world();
+        let (_, comp) = world.comp_by_instance(self.id().index, instance)?;
+        world.view(comp)
+    }
+}
+
+impl EntityMut<'_> {
+    /// A weak handle to the first component that is-a `T`.
+    pub fn handle<T: Component>(&self) -> Option<Handle<T>> {
+        self.as_ref().handle()
+    }
+
+    /// Every component, in insertion order; see [`EntityRef::components`].
+    pub fn components(&self) -> impl Iterator<Item = ComponentInfo<'_>> + '_ {
+        self.world().component_infos(self.id().index)
+    }
+
+    /// The component with this instance id, seen as a `T`.
+    pub fn get_by_instance<T: Component>(&self, instance: InstanceId) -> Option<&T> {
+        let world = self.world();
+        let (_, comp) = world.comp_by_instance(self.id().index, instance)?;
+        world.view(comp)
+    }
+
+    /// Mutable twin of [`EntityMut::get_by_instance`].
+    pub fn get_by_instance_mut<T: Component>(&mut self, instance: InstanceId) -> Option<&mut T> {
+        let index = self.id().index;
+        let world = self.world_mut();
+        let (_, comp) = world.comp_by_instance(index, instance)?;
+        world.view_mut(comp)
+    }
+}

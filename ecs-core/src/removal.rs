@@ -1,0 +1,88 @@
+//! Removing several components at once: every component that is-a `K`, or
+//! everything an entity holds.
+
+use crate::entity::{CompRef, TypeIdx};
+use crate::world::World;
+use crate::{Component, EntityMut};
+
+impl World {
+    /// Removes the components of the entity in slot `index` for which `pick`
+    /// holds, last first; returns how many. User `Drop` code runs only after
+    /// the world is consistent again.
+    pub(crate) fn remove_where(
+        &mut self,
+        index: u32,
+        pick: impl Fn(&World, CompRef) -> bool,
+    ) -> usize {
+        let mut touched: Vec<TypeIdx> = Vec::new();
+        let mut removed = 0;
+        let mut pos = self.entities[index as usize].components.len();
+        while pos > 0 {
+            pos -= 1;
+            let comp = self.entities[index as usize].components.as_slice()[pos];
+            if !pick(self, comp) {
+                continue;
+            }
+            self.entities[index as usize].components.remove(pos);
+            self.trash_row(comp);
+            removed += 1;
+            if !touched.contains(&comp.ty) {
+                touched.push(comp.ty);
+            }
+        }
+        self.empty_trash(&touched);
+        removed
+    }
+}
+
+impl World {
+    /// Removes the entity's components past the first `len`, newest first.
+    pub(crate) fn truncate_components(&mut self, index: u32, len: usize) {
+        let mut touched: Vec<TypeIdx> = Vec::new();
+        while self.entities[index as usize].components.len() > len {
+            let comp = self.entities[index as usize]
+                .components
+                .pop()
+                .expect("longer than len");
+            self.trash_row(comp);
+            if !touched.contains(&comp.ty) {
+                touched.push(comp.ty);
+            }
+        }
+        self.empty_trash(&touched);
+    }
+}
+
+impl EntityMut<'_> {
+    /// Removes every component that is-a `K` (derived types included);
+    /// returns how many were removed.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider(f32);
+    /// #[derive(Component)]
+    /// #[component(multiple, parent = Collider)]
+    /// struct Trigger(Collider);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Collider(1.0), Trigger(Collider(2.0))))?;
+    /// assert_eq!(world.entity_mut(id)?.remove_all::<Collider>(), 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn remove_all<K: Component>(&mut self) -> usize {
+        let index = self.id().index;
+        let world = self.world_mut();
+        let Some(k) = world.type_idx::<K>() else {
+            return 0;
+        };
+        world.remove_where(index, |w, c| w.types[c.ty as usize].is_a(c.ty, k))
+    }
+
+    /// Removes every component (Oddbox's `DetachAllComponents`); the entity
+    /// stays alive. Returns how many were removed.
+    pub fn detach_all(&mut self) -> usize {
+        let index = self.id().index;
+        self.world_mut().remove_where(index, |_, _| true)
+    }
+}

@@ -1,0 +1,53 @@
+//! Required components (`#[component(requires(Transform, Health))]`): adding
+//! a component also adds the `Default` of each required type the entity
+//! lacks.
+
+use crate::{Component, ComponentKey, Error, World};
+
+/// Adds a default `R` to the entity in slot `index` unless it already holds
+/// a component that is-a `R`.
+type AddDefault = fn(&mut World, u32) -> Result<(), Error>;
+
+/// The requirements of one component type, its own first, then its parent's.
+///
+/// Filled by code the derive generates; not built by hand.
+#[doc(hidden)]
+#[derive(Default)]
+pub struct Requirements {
+    list: Vec<(ComponentKey, AddDefault)>,
+}
+
+impl Requirements {
+    /// Records that `R` is required (once, however often it is named).
+    pub fn require<R: RequiredComponent>(&mut self) {
+        let key = ComponentKey::of::<R>();
+        if !self.list.iter().any(|(k, _)| *k == key) {
+            self.list.push((key, add_default::<R>));
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub(crate) fn apply(&self, world: &mut World, index: u32) -> Result<(), Error> {
+        self.list.iter().try_for_each(|(_, add)| add(world, index))
+    }
+}
+
+fn add_default<R: RequiredComponent>(world: &mut World, index: u32) -> Result<(), Error> {
+    if world.find::<R>(index).is_none() {
+        world.insert(index, R::default())?;
+    }
+    Ok(())
+}
+
+/// A component that can be required: it has a `Default` to add.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be required: it is not a component with a `Default`",
+    label = "required here",
+    note = "a required component is added as its `Default`: derive `Component` and `Default` for `{Self}` (or implement `Default` by hand)"
+)]
+pub trait RequiredComponent: Component + Default {}
+
+impl<T: Component + Default> RequiredComponent for T {}

@@ -1,0 +1,250 @@
+//! Enable/disable, kill/revive and layers: flags that change what lookups and
+//! updates see without adding or removing anything.
+
+use crate::entity::{CompRef, TypeIdx};
+use crate::instance::InstanceId;
+use crate::storage::DISABLED;
+use crate::world::World;
+use crate::{Component, EntityId, EntityMut, EntityRef, Error};
+
+/// The layers an entity is on until [`EntityMut::set_layers`] says otherwise.
+pub const DEFAULT_LAYERS: u32 = 1;
+
+/// Which components a filtered lookup accepts (seed 004's bitwise filters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Filter {
+    /// Enabled components only.
+    Enabled,
+    /// Disabled components only.
+    Disabled,
+    /// Both (what plain `get` does).
+    #[default]
+    Any,
+}
+
+impl Filter {
+    fn accepts(self, meta: u32) -> bool {
+        match self {
+            Filter::Enabled => meta & DISABLED == 0,
+            Filter::Disabled => meta & DISABLED != 0,
+            Filter::Any => true,
+        }
+    }
+}
+
+impl World {
+    fn meta_of(&self, comp: CompRef) -> u32 {
+        self.columns[comp.ty as usize]
+            .as_deref()
+            .expect("a stored component has a column")
+            .meta(comp.row)
+    }
+
+    /// Entries of the entity's components that are-a `t` and pass `filter`.
+    fn matching(
+        &self,
+        index: u32,
+        t: Option<TypeIdx>,
+        filter: Filter,
+    ) -> impl Iterator<Item = CompRef> + '_ {
+        self.entities[index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(move |c| t.is_some_and(|t| self.types[c.ty as usize].is_a(c.ty, t)))
+            .filter(move |&c| filter.accepts(self.meta_of(c)))
+    }
+
+    /// Sets the disabled bit of every component of the entity that is-a `T`.
+    fn set_all_disabled<T: Component>(&mut self, index: u32, disabled: bool) -> usize {
+        let comps: Vec<CompRef> = self
+            .matching(index, self.type_idx::<T>(), Filter::Any)
+            .collect();
+        comps
+            .into_iter()
+            .filter(|&c| self.set_comp_disabled(c, disabled))
+            .count()
+    }
+
+    pub(crate) fn set_comp_disabled(&mut self, comp: CompRef, disabled: bool) -> bool {
+        self.columns[comp.ty as usize]
+            .as_deref_mut()
+            .expect("a stored component has a column")
+            .set_disabled(comp.row, disabled)
+    }
+
+    /// Entities whose layers share a bit with `mask`, in slot order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// const UI: u32 = 1 << 5;
+    /// let mut world = World::new();
+    /// let plain = world.spawn();
+    /// let hud = world.spawn();
+    /// world.entity_mut(hud)?.set_layers(UI);
+    /// assert_eq!(world.iter_in_layers(UI).collect::<Vec<_>>(), [hud]);
+    /// assert_eq!(world.iter_in_layers(ecs_core::DEFAULT_LAYERS).collect::<Vec<_>>(), [plain]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn iter_in_layers(&self, mask: u32) -> impl Iterator<Item = EntityId> + '_ {
+        self.iter_ids()
+            .filter(move |id| self.layers_of(id.index) & mask != 0)
+    }
+
+    pub(crate) fn layers_of(&self, index: u32) -> u32 {
+        self.layers
+            .get(index as usize)
+            .copied()
+            .unwrap_or(DEFAULT_LAYERS)
+    }
+}
+
+impl<'w> EntityRef<'w> {
+    /// The first component that is-a `T` and passes `filter`.
+    ///
+    /// Plain [`get`](EntityRef::get) is `get_filtered(Filter::Any)`: like
+    /// Unity's `GetComponent`, it returns disabled components too.
+    pub fn get_filtered<T: Component>(&self, filter: Filter) -> Option<&'w T> {
+        let world = self.world();
+        let comp = world
+            .matching(self.id().index, world.type_idx::<T>(), filter)
+            .next()?;
+        world.view(comp)
+    }
+
+    /// Every component that is-a `T` and passes `filter`, in insertion order.
+    pub fn get_all_filtered<T: Component>(
+        &self,
+        filter: Filter,
+    ) -> impl Iterator<Item = &'w T> + 'w {
+        let world = self.world();
+        world
+            .matching(self.id().index, world.type_idx::<T>(), filter)
+            .filter_map(move |c| world.view(c))
+    }
+
+    /// Whether the entity itself is enabled.
+    pub fn is_enabled(&self) -> bool {
+        !self.world().entities[self.id().index as usize].disabled
+    }
+
+    /// Whether the entity was killed (and not revived).
+    pub fn is_dead(&self) -> bool {
+        self.world().entities[self.id().index as usize].killed
+    }
+
+    /// Alive, enabled and not killed: what updates see.
+    pub fn is_active(&self) -> bool {
+        self.world().entities[self.id().index as usize].is_active()
+    }
+
+    /// The entity's layer mask.
+    pub fn layers(&self) -> u32 {
+        self.world().layers_of(self.id().index)
+    }
+}
+
+impl EntityMut<'_> {
+    /// The first component that is-a `T` and passes `filter`.
+    pub fn get_filtered<T: Component>(&self, filter: Filter) -> Option<&T> {
+        self.as_ref().get_filtered(filter)
+    }
+
+    /// Mutable twin of [`EntityMut::get_filtered`].
+    pub fn get_filtered_mut<T: Component>(&mut self, filter: Filter) -> Option<&mut T> {
+        let index = self.id().index;
+        let world = self.world_mut();
+        let comp = world
+            .matching(index, world.type_idx::<T>(), filter)
+            .next()?;
+        world.view_mut(comp)
+    }
+
+    /// Enables every component that is-a `T`; returns how many changed.
+    pub fn enable<T: Component>(&mut self) -> usize {
+        let index = self.id().index;
+        self.world_mut().set_all_disabled::<T>(index, false)
+    }
+
+    /// Disables every component that is-a `T`; returns how many changed.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Sprite;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Sprite,))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// assert_eq!(e.disable::<Sprite>(), 1);
+    /// assert!(e.get::<Sprite>().is_some(), "plain get still sees it");
+    /// assert!(e.get_filtered::<Sprite>(Filter::Enabled).is_none());
+    /// assert!(e.get_filtered::<Sprite>(Filter::Disabled).is_some());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn disable<T: Component>(&mut self) -> usize {
+        let index = self.id().index;
+        self.world_mut().set_all_disabled::<T>(index, true)
+    }
+
+    /// Enables or disables one component instance; `Ok(true)` when it changed.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchInstance`] when the entity holds no component with this id.
+    pub fn set_instance_enabled(
+        &mut self,
+        instance: InstanceId,
+        enabled: bool,
+    ) -> Result<bool, Error> {
+        let entity = self.id();
+        let world = self.world_mut();
+        let (_, comp) = world
+            .comp_by_instance(entity.index, instance)
+            .ok_or(Error::NoSuchInstance { entity, instance })?;
+        Ok(world.set_comp_disabled(comp, !enabled))
+    }
+
+    /// Enables or disables the entity as a whole.
+    pub fn set_enabled(&mut self, enabled: bool) {
+        let index = self.id().index as usize;
+        self.world_mut().entities[index].disabled = !enabled;
+    }
+
+    /// Whether the entity itself is enabled.
+    pub fn is_enabled(&self) -> bool {
+        self.as_ref().is_enabled()
+    }
+
+    /// Kills the entity: it keeps its components but updates and active
+    /// lookups skip it until [`EntityMut::revive`]. Distinct from despawn.
+    pub fn kill(&mut self) {
+        let index = self.id().index as usize;
+        self.world_mut().entities[index].killed = true;
+    }
+
+    /// Undoes [`EntityMut::kill`].
+    pub fn revive(&mut self) {
+        let index = self.id().index as usize;
+        self.world_mut().entities[index].killed = false;
+    }
+
+    /// Whether the entity was killed (and not revived).
+    pub fn is_dead(&self) -> bool {
+        self.as_ref().is_dead()
+    }
+
+    /// The entity's layer mask.
+    pub fn layers(&self) -> u32 {
+        self.as_ref().layers()
+    }
+
+    /// Replaces the entity's layer mask.
+    pub fn set_layers(&mut self, mask: u32) {
+        let index = self.id().index as usize;
+        let layers = &mut self.world_mut().layers;
+        if layers.len() <= index {
+            layers.resize(index + 1, DEFAULT_LAYERS);
+        }
+        layers[index] = mask;
+    }
+}
