@@ -49,6 +49,10 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// The key stack with each ancestor's `multiple` flag; built by the derive.
     const __CHAIN: &'static KeyChain;
 
+    #[doc(hidden)]
+    /// Entry points of `update` and the hooks, for `#[component(behaviour)]`.
+    const __BEHAVIOUR: Option<crate::behaviour::BehaviourFns> = None;
+
     /// The key stack: this type's key first, then its parent's, up to the root.
     fn key_stack() -> &'static [ComponentKey] {
         Self::__CHAIN.keys()

@@ -37,6 +37,24 @@ pub enum Error {
         instance: crate::InstanceId,
     },
 
+    /// A behaviour asked its context for a component the entity lacks.
+    #[error("entity {entity:?} has no component that is-a `{wanted}`; add one, or check with `ctx.has::<{wanted}>()` first")]
+    MissingComponent {
+        /// The entity searched.
+        entity: EntityId,
+        /// The type asked for.
+        wanted: &'static str,
+    },
+
+    /// A behaviour asked for a component stored with the one running.
+    #[error("`{wanted}` is stored with the running `{running}` and is lent out while it runs; read `self` instead, or queue the access with `ctx.commands().run(..)`")]
+    InUse {
+        /// The type asked for.
+        wanted: &'static str,
+        /// The type whose update or hook is running.
+        running: &'static str,
+    },
+
     /// One access asked for the same storage twice, once mutably.
     #[error("`{first}` and `{second}` share storage (one is-a the other), so they cannot be borrowed together with one of them mutable; borrow them one after the other")]
     ConflictingAccess {

@@ -12,7 +12,7 @@ use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
 /// Names one component instance of one world, unique for the world's lifetime.
 ///
 /// Made of the concrete type's index in the world and a serial counted per
-/// type (2^31 instances of one type before serials repeat).
+/// type (2^30 instances of one type before serials repeat).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstanceId {
     pub(crate) ty: u32,

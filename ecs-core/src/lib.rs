@@ -38,8 +38,10 @@
 
 extern crate self as ecs_core;
 
+mod behaviour;
 mod bundle;
 mod component;
+mod context;
 mod debug;
 mod entity;
 mod entity_ref;
@@ -55,8 +57,10 @@ mod state;
 mod storage;
 mod world;
 
+pub use behaviour::{Behaviour, UpdateOrder};
 pub use bundle::Bundle;
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
+pub use context::{Commands, Context};
 pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use entity_ref::{EntityMut, EntityRef};
@@ -69,14 +73,15 @@ pub use world::World;
 /// The names almost every user of the crate needs.
 pub mod prelude {
     pub use crate::{
-        Bundle, Component, ComponentKey, EntityId, EntityMut, EntityRef, Error, Filter, Handle,
-        InstanceId, World,
+        Behaviour, Bundle, Commands, Component, ComponentKey, Context, EntityId, EntityMut,
+        EntityRef, Error, Filter, Handle, InstanceId, World,
     };
 }
 
 /// Paths the derive's generated code uses. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::behaviour::BehaviourFns;
     pub use crate::component::KeyChain;
     pub use crate::debug::{DebugProbe, NoDebug, ViaDebug};
     pub use crate::require::{RequiredComponent, Requirements};

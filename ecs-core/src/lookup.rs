@@ -3,6 +3,7 @@
 
 use std::any::TypeId;
 
+use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
 use crate::storage::{typed, typed_mut};
 use crate::world::World;
@@ -11,7 +12,7 @@ use crate::{Component, Error};
 impl World {
     /// Position in the entity's list of the first component that is-a `t`.
     #[inline]
-    fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
+    pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
         let list = self.entities[index as usize].components.as_slice();
         if self.types[t as usize].has_descendants {
             list.iter()
@@ -109,9 +110,31 @@ impl World {
             .collect()
     }
 
-    /// Adds `value` to the live entity in slot `index`, enforcing the single
-    /// rule, then adds its required components; all or nothing.
+    /// Adds `value` to the live entity in slot `index` with its required
+    /// components (all or nothing), then fires the new components' attach and
+    /// enable hooks: required components first, `C` last, so `C`'s
+    /// `on_attach` sees its requirements.
     pub(crate) fn insert<C: Component>(&mut self, index: u32, value: C) -> Result<&mut C, Error> {
+        let before = self.entities[index as usize].components.len();
+        let comp = self.insert_inner(index, value)?;
+        let added = self.entities[index as usize].components.as_slice()[before..].to_vec();
+        if added.iter().any(|c| self.has_hooks(c.ty)) {
+            for &c in added[1..].iter().chain(&added[..1]) {
+                self.fire(c.ty, c.row, Hook::Attach);
+                self.fire(c.ty, c.row, Hook::Enable);
+            }
+        }
+        let column =
+            typed_mut::<C>(&mut **self.columns[comp.ty as usize].as_mut().expect("registered"));
+        Ok(&mut column.data[comp.row as usize])
+    }
+
+    /// [`World::insert`] without hooks; returns where `C` went.
+    pub(crate) fn insert_inner<C: Component>(
+        &mut self,
+        index: u32,
+        value: C,
+    ) -> Result<CompRef, Error> {
         let ty = self.register::<C>();
         self.check_single::<C>(index, ty)?;
         let info = &mut self.types[ty as usize];
@@ -132,8 +155,7 @@ impl World {
                 return Err(error);
             }
         }
-        let column = typed_mut::<C>(&mut **self.columns[ty as usize].as_mut().expect("registered"));
-        Ok(&mut column.data[row as usize])
+        Ok(CompRef { ty, row })
     }
 
     /// For every single type `C` is-a, the entity must not hold another
@@ -158,9 +180,13 @@ impl World {
     /// Removes the first component whose concrete type is exactly `T`.
     pub(crate) fn remove_exact<T: Component>(&mut self, index: u32) -> Option<T> {
         let t = self.type_idx::<T>()?;
-        let list = &mut self.entities[index as usize].components;
+        let list = &self.entities[index as usize].components;
         let pos = list.as_slice().iter().position(|c| c.ty == t)?;
-        let comp = list.remove(pos);
+        let comp = list.as_slice()[pos];
+        // Hooks run first, while the component is still attached; they
+        // cannot change the entity's structure, so `pos` stays valid.
+        self.fire_removal_hooks(&[comp]);
+        self.entities[index as usize].components.remove(pos);
         Some(self.take_row::<T>(comp))
     }
 }

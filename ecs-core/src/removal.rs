@@ -7,13 +7,23 @@ use crate::{Component, EntityMut};
 
 impl World {
     /// Removes the components of the entity in slot `index` for which `pick`
-    /// holds, last first; returns how many. User `Drop` code runs only after
-    /// the world is consistent again.
+    /// holds, last first; returns how many. Their detach hooks all run
+    /// before anything is removed; user `Drop` code runs only after the
+    /// world is consistent again.
     pub(crate) fn remove_where(
         &mut self,
         index: u32,
         pick: impl Fn(&World, CompRef) -> bool,
     ) -> usize {
+        let doomed: Vec<CompRef> = self.entities[index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&c| pick(self, c))
+            .collect();
+        self.fire_removal_hooks(&doomed);
         let mut touched: Vec<TypeIdx> = Vec::new();
         let mut removed = 0;
         let mut pos = self.entities[index as usize].components.len();

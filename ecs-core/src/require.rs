@@ -37,7 +37,7 @@ impl Requirements {
 
 fn add_default<R: RequiredComponent>(world: &mut World, index: u32) -> Result<(), Error> {
     if world.find::<R>(index).is_none() {
-        world.insert(index, R::default())?;
+        world.insert_inner(index, R::default())?;
     }
     Ok(())
 }

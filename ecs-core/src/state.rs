@@ -1,6 +1,7 @@
 //! Enable/disable, kill/revive and layers: flags that change what lookups and
 //! updates see without adding or removing anything.
 
+use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
 use crate::instance::InstanceId;
 use crate::storage::DISABLED;
@@ -67,11 +68,22 @@ impl World {
             .count()
     }
 
+    /// Sets one component's disabled bit and fires `on_enable`/`on_disable`
+    /// when it changed; returns whether it changed.
     pub(crate) fn set_comp_disabled(&mut self, comp: CompRef, disabled: bool) -> bool {
-        self.columns[comp.ty as usize]
+        let changed = self.columns[comp.ty as usize]
             .as_deref_mut()
             .expect("a stored component has a column")
-            .set_disabled(comp.row, disabled)
+            .set_disabled(comp.row, disabled);
+        if changed {
+            let hook = if disabled {
+                Hook::Disable
+            } else {
+                Hook::Enable
+            };
+            self.fire(comp.ty, comp.row, hook);
+        }
+        changed
     }
 
     /// Entities whose layers share a bit with `mask`, in slot order.
@@ -204,10 +216,18 @@ impl EntityMut<'_> {
         Ok(world.set_comp_disabled(comp, !enabled))
     }
 
-    /// Enables or disables the entity as a whole.
+    /// Enables or disables the entity as a whole; when that changes it,
+    /// `on_enable`/`on_disable` fire on its enabled components.
     pub fn set_enabled(&mut self, enabled: bool) {
-        let index = self.id().index as usize;
-        self.world_mut().entities[index].disabled = !enabled;
+        let index = self.id().index;
+        let world = self.world_mut();
+        let slot = &mut world.entities[index as usize];
+        if slot.disabled != enabled {
+            return;
+        }
+        slot.disabled = !enabled;
+        let hook = if enabled { Hook::Enable } else { Hook::Disable };
+        world.fire_on_entity(index, hook, true);
     }
 
     /// Whether the entity itself is enabled.
@@ -217,15 +237,27 @@ impl EntityMut<'_> {
 
     /// Kills the entity: it keeps its components but updates and active
     /// lookups skip it until [`EntityMut::revive`]. Distinct from despawn.
+    /// Fires `on_kill` on its components (once: killing a dead entity does
+    /// nothing).
     pub fn kill(&mut self) {
-        let index = self.id().index as usize;
-        self.world_mut().entities[index].killed = true;
+        self.set_killed(true);
     }
 
-    /// Undoes [`EntityMut::kill`].
+    /// Undoes [`EntityMut::kill`], firing `on_revive`.
     pub fn revive(&mut self) {
-        let index = self.id().index as usize;
-        self.world_mut().entities[index].killed = false;
+        self.set_killed(false);
+    }
+
+    fn set_killed(&mut self, killed: bool) {
+        let index = self.id().index;
+        let world = self.world_mut();
+        let slot = &mut world.entities[index as usize];
+        if slot.killed == killed {
+            return;
+        }
+        slot.killed = killed;
+        let hook = if killed { Hook::Kill } else { Hook::Revive };
+        world.fire_on_entity(index, hook, false);
     }
 
     /// Whether the entity was killed (and not revived).

@@ -6,8 +6,10 @@ use crate::Component;
 
 /// Bit of a row's meta word set while the component is disabled.
 pub(crate) const DISABLED: u32 = 1 << 31;
-/// The serial part of a row's meta word.
-pub(crate) const SERIAL_MASK: u32 = !DISABLED;
+/// Bit of a row's meta word set once a behaviour's `start` has run.
+pub(crate) const STARTED: u32 = 1 << 30;
+/// The serial part of a row's meta word (2^30 instances per type).
+pub(crate) const SERIAL_MASK: u32 = STARTED - 1;
 
 /// All components of concrete type `C` in one world, with the owning entity's
 /// index beside each, so a swap-remove can repair the moved entity's record.

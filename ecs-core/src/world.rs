@@ -19,6 +19,8 @@ pub(crate) struct TypeInfo {
     pub has_descendants: bool,
     /// The serial the next component of exactly this type gets.
     pub next_serial: u32,
+    /// Entry points when the type is a behaviour.
+    pub behaviour: Option<crate::behaviour::BehaviourFns>,
 }
 
 impl TypeInfo {
@@ -84,6 +86,12 @@ pub struct World {
     /// table and the other columns are read.
     pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
     pub(crate) type_index: TypeMap,
+    /// Behaviour types named by `set_update_order`, first to last.
+    pub(crate) update_order: Vec<TypeIdx>,
+    pub(crate) commands: crate::context::Commands,
+    pub(crate) command_errors: Vec<Error>,
+    pub(crate) in_update: bool,
+    pub(crate) flushing: bool,
 }
 
 impl World {
@@ -148,6 +156,14 @@ impl World {
         // place, so rows of its other components can be repointed); values
         // are dropped only once the world is consistent, so a panicking
         // `Drop` cannot leave a half-despawned entity behind.
+        let doomed: Vec<CompRef> = self.entities[index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .rev()
+            .copied()
+            .collect();
+        self.fire_removal_hooks(&doomed);
         let mut touched: Vec<TypeIdx> = Vec::new();
         while let Some(comp) = self.entities[index as usize].components.pop() {
             self.trash_row(comp);
@@ -264,6 +280,7 @@ impl World {
                         ancestors: indices[level + 1..].into(),
                         has_descendants: false,
                         next_serial: 0,
+                        behaviour: None,
                     });
                     self.columns.push(None);
                     self.type_index.insert(key.type_id(), ty);
@@ -275,6 +292,7 @@ impl World {
             self.types[ancestor as usize].has_descendants = true;
         }
         let own = indices[0];
+        self.types[own as usize].behaviour = C::__BEHAVIOUR;
         self.columns[own as usize].get_or_insert_with(|| Box::new(Column::<C>::new()));
         own
     }

@@ -20,9 +20,11 @@ pub const MULTIPLE: &str = "multiple";
 pub const NAME: &str = "name";
 /// `#[component(requires(Transform, Health))]`: components added with this one.
 pub const REQUIRES: &str = "requires";
+/// `#[component(behaviour)]`: updated by `World::update`, has hooks.
+pub const BEHAVIOUR: &str = "behaviour";
 
 /// The keys accepted on the type, in the order the messages list them.
-const CONTAINER_KEYS: &[&str] = &[PARENT, MULTIPLE, NAME, REQUIRES];
+const CONTAINER_KEYS: &[&str] = &[PARENT, MULTIPLE, NAME, REQUIRES, BEHAVIOUR];
 /// The keys accepted on a field.
 const FIELD_KEYS: &[&str] = &[PARENT];
 
@@ -36,6 +38,8 @@ pub struct Container {
     pub name: Option<LitStr>,
     /// `requires(A, B)`: the required types, in order.
     pub requires: Vec<Type>,
+    /// `behaviour`: the key's span.
+    pub behaviour: Option<Span>,
 }
 
 /// `#[component(...)]` on a field.
@@ -84,6 +88,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
     let mut multiple = Attr::none(cx, MULTIPLE);
     let mut name = Attr::none(cx, NAME);
     let mut requires = Attr::none(cx, REQUIRES);
+    let mut behaviour = Attr::none(cx, BEHAVIOUR);
 
     for attr in component_attrs(cx, attrs) {
         let result = attr.parse_nested_meta(|meta| {
@@ -101,6 +106,10 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                 // #[component(multiple)]
                 no_value(&meta, "`#[component(multiple)]`")?;
                 multiple.set(&meta.path, key_span(&meta));
+            } else if meta.path.is_ident(BEHAVIOUR) {
+                // #[component(behaviour)]
+                no_value(&meta, "`#[component(behaviour)]`")?;
+                behaviour.set(&meta.path, key_span(&meta));
             } else if meta.path.is_ident(REQUIRES) {
                 // #[component(requires(Transform, Health))]
                 if !meta.input.peek(syn::token::Paren) {
@@ -145,6 +154,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
         multiple: multiple.get(),
         name: name.get(),
         requires: requires.get().unwrap_or_default(),
+        behaviour: behaviour.get(),
     }
 }
 

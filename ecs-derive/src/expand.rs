@@ -144,6 +144,14 @@ fn impl_block(
             TokenStream::new(),
         ),
     };
+    // Spanned on `behaviour`, so a missing `impl Behaviour` points at it.
+    let behaviour = input.attrs.behaviour.map(|span| {
+        quote_spanned! {span=>
+            #[doc(hidden)]
+            const __BEHAVIOUR: ::core::option::Option<::ecs_core::__private::BehaviourFns> =
+                ::core::option::Option::Some(::ecs_core::__private::BehaviourFns::of::<Self>());
+        }
+    });
     // Each `require::<R>()` carries the span of `R`, so "cannot be required"
     // points at the type the user named.
     let own_requirements = input
@@ -160,6 +168,7 @@ fn impl_block(
             const __CHAIN: &'static ::ecs_core::__private::KeyChain = {
                 #chain
             };
+            #behaviour
 
             fn is_derived_from(key: ::ecs_core::ComponentKey) -> ::core::primitive::bool {
                 key == ::ecs_core::ComponentKey::of::<Self>() #is_derived_from

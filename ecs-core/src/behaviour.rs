@@ -1,0 +1,331 @@
+//! Behaviour: per-frame `update` and lifecycle hooks, opted into with
+//! `#[component(behaviour)]` and run by [`World::update`] type by type.
+
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
+use crate::context::Context;
+use crate::entity::{CompRef, TypeIdx};
+use crate::storage::{typed_mut, Column, DISABLED, STARTED};
+use crate::world::World;
+use crate::Component;
+
+/// Per-frame logic and lifecycle hooks of a component.
+///
+/// Mark the type `#[component(behaviour)]` and implement this trait; the
+/// world then updates it in [`World::update`] with no registration call.
+/// Hooks default to doing nothing. Order for one component (as in Unity):
+/// `on_attach`, `on_enable`, `start` (before its first update), `update`
+/// every frame, then `on_disable` (if enabled) and `on_detach` when removed
+/// or despawned. `on_kill`/`on_revive` fire on [`EntityMut::kill`] and
+/// [`EntityMut::revive`](crate::EntityMut::revive).
+///
+/// Inside any of them, `ctx` reaches the entity's other components; asking
+/// for a component stored with the one being run is [`Error::InUse`], and
+/// structural changes go through [`Context::commands`] (applied when
+/// [`World::update`] finishes, or by [`World::apply_commands`]).
+///
+/// [`EntityMut::kill`]: crate::EntityMut::kill
+/// [`Error::InUse`]: crate::Error::InUse
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// #[derive(Component)]
+/// #[component(behaviour)]
+/// struct Velocity(f32);
+///
+/// impl Behaviour for Velocity {
+///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
+///         if let Ok(pos) = ctx.get_mut::<Position>() {
+///             pos.0 += self.0 * dt;
+///         }
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// let id = world.spawn_with((Position(0.0), Velocity(2.0)))?;
+/// world.update(0.5);
+/// assert_eq!(world.entity(id)?.get::<Position>().unwrap().0, 1.0);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is marked `#[component(behaviour)]` but does not implement `Behaviour`",
+    label = "`{Self}` needs an `impl Behaviour`",
+    note = "add `impl ecs_core::Behaviour for {Self} {{ fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`, or remove `behaviour` from `#[component(...)]`"
+)]
+pub trait Behaviour: Component {
+    /// Called once per [`World::update`] while the component is enabled and
+    /// its entity is alive, enabled and not killed.
+    fn update(&mut self, ctx: &mut Context<'_>, dt: f32);
+
+    /// Called once, right before the component's first update.
+    fn start(&mut self, ctx: &mut Context<'_>) {
+        let _ = ctx;
+    }
+
+    /// Called when the component is added to an entity.
+    fn on_attach(&mut self, ctx: &mut Context<'_>) {
+        let _ = ctx;
+    }
+
+    /// Called when the component is removed, or its entity despawned.
+    fn on_detach(&mut self, ctx: &mut Context<'_>) {
+        let _ = ctx;
+    }
+
+    /// Called when the component (or its entity) becomes enabled, and after
+    /// `on_attach`.
+    fn on_enable(&mut self, ctx: &mut Context<'_>) {
+        let _ = ctx;
+    }
+
+    /// Called when the component (or its entity) becomes disabled, and
+    /// before `on_detach` of an enabled component.
+    fn on_disable(&mut self, ctx: &mut Context<'_>) {
+        let _ = ctx;
+    }
+
+    /// Called when the entity is killed.
+    fn on_kill(&mut self, ctx: &mut Context<'_>) {
+        let _ = ctx;
+    }
+
+    /// Called when the entity is revived.
+    fn on_revive(&mut self, ctx: &mut Context<'_>) {
+        let _ = ctx;
+    }
+}
+
+/// A lifecycle moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hook {
+    Attach,
+    Detach,
+    Enable,
+    Disable,
+    Kill,
+    Revive,
+}
+
+/// The type-erased entry points of one behaviour type, built by the derive.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct BehaviourFns {
+    pub(crate) update: fn(&mut World, TypeIdx, f32) -> usize,
+    pub(crate) hook: fn(&mut World, TypeIdx, u32, Hook),
+}
+
+impl BehaviourFns {
+    /// The entry points of `T`.
+    pub const fn of<T: Behaviour>() -> Self {
+        BehaviourFns {
+            update: update_type::<T>,
+            hook: run_hook::<T>,
+        }
+    }
+}
+
+/// Runs `f` with `T`'s column taken out of the world, so `f` can hand the
+/// world to a [`Context`] while holding `&mut T`; puts the column back even
+/// when `f` panics.
+fn with_column_out<T: Component, R>(
+    world: &mut World,
+    ty: TypeIdx,
+    f: impl FnOnce(&mut World, &mut Column<T>) -> R,
+) -> Option<R> {
+    let mut boxed = world.columns[ty as usize].take()?;
+    let result = catch_unwind(AssertUnwindSafe(|| f(world, typed_mut::<T>(&mut *boxed))));
+    world.columns[ty as usize] = Some(boxed);
+    match result {
+        Ok(value) => Some(value),
+        Err(panic) => resume_unwind(panic),
+    }
+}
+
+/// Updates every enabled `T` of every active entity, in storage order.
+fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
+    with_column_out::<T, _>(world, ty, |world, column| {
+        let mut updated = 0;
+        // No structural change can happen while the column is out (they are
+        // deferred), so rows stay where they are during the loop.
+        for row in 0..column.data.len() {
+            let meta = column.meta[row];
+            let owner = column.owners[row];
+            if meta & DISABLED != 0 || !world.entities[owner as usize].is_active() {
+                continue;
+            }
+            let mut ctx = Context::new(world, owner, ty);
+            let component = &mut column.data[row];
+            if meta & STARTED == 0 {
+                column.meta[row] |= STARTED;
+                component.start(&mut ctx);
+            }
+            component.update(&mut ctx, dt);
+            updated += 1;
+        }
+        updated
+    })
+    .unwrap_or(0)
+}
+
+fn run_hook<T: Behaviour>(world: &mut World, ty: TypeIdx, row: u32, hook: Hook) {
+    with_column_out::<T, _>(world, ty, |world, column| {
+        let owner = column.owners[row as usize];
+        let mut ctx = Context::new(world, owner, ty);
+        let component = &mut column.data[row as usize];
+        match hook {
+            Hook::Attach => component.on_attach(&mut ctx),
+            Hook::Detach => component.on_detach(&mut ctx),
+            Hook::Enable => component.on_enable(&mut ctx),
+            Hook::Disable => component.on_disable(&mut ctx),
+            Hook::Kill => component.on_kill(&mut ctx),
+            Hook::Revive => component.on_revive(&mut ctx),
+        }
+    });
+}
+
+/// A tuple of behaviour types, for [`World::set_update_order`]; implemented
+/// for tuples of up to 16 types.
+pub trait UpdateOrder {
+    #[doc(hidden)]
+    fn __register(world: &mut World, out: &mut Vec<TypeIdx>);
+}
+
+macro_rules! update_order {
+    ($($name:ident),+) => {
+        impl<$($name: Behaviour),+> UpdateOrder for ($($name,)+) {
+            fn __register(world: &mut World, out: &mut Vec<TypeIdx>) {
+                $(out.push(world.register::<$name>());)+
+            }
+        }
+    };
+}
+
+update_order!(A);
+update_order!(A, B);
+update_order!(A, B, C);
+update_order!(A, B, C, D);
+update_order!(A, B, C, D, E);
+update_order!(A, B, C, D, E, F);
+update_order!(A, B, C, D, E, F, G);
+update_order!(A, B, C, D, E, F, G, H);
+update_order!(A, B, C, D, E, F, G, H, I);
+update_order!(A, B, C, D, E, F, G, H, I, J);
+update_order!(A, B, C, D, E, F, G, H, I, J, K);
+update_order!(A, B, C, D, E, F, G, H, I, J, K, L);
+update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M);
+update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
+update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
+update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+
+impl World {
+    /// Declares which behaviour types update first, and in which order (the
+    /// seed's variadic registration, as a tuple). Types not named update
+    /// after these, in the order they were first added to this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # #[derive(Component)] #[component(behaviour)] struct Physics;
+    /// # impl Behaviour for Physics { fn update(&mut self, _: &mut Context<'_>, _: f32) {} }
+    /// # #[derive(Component)] #[component(behaviour)] struct Model;
+    /// # impl Behaviour for Model { fn update(&mut self, _: &mut Context<'_>, _: f32) {} }
+    /// let mut world = World::new();
+    /// world.set_update_order::<(Physics, Model)>();
+    /// ```
+    pub fn set_update_order<O: UpdateOrder>(&mut self) {
+        let mut order = Vec::new();
+        O::__register(self, &mut order);
+        let mut seen = Vec::with_capacity(order.len());
+        order.retain(|ty| {
+            let first = !seen.contains(ty);
+            seen.push(*ty);
+            first
+        });
+        self.update_order = order;
+    }
+
+    /// Runs one frame: every behaviour type's `update` (see
+    /// [`World::set_update_order`] for the order between types; within a
+    /// type, storage order), then applies the structural changes the
+    /// updates queued, in the order they were queued. Returns how many
+    /// components were updated.
+    ///
+    /// # Panics
+    /// A panic inside a user's `update` or hook propagates to the caller;
+    /// the world stays consistent and usable, and changes queued during this
+    /// update are discarded.
+    pub fn update(&mut self, dt: f32) -> usize {
+        let mut order = self.update_order.clone();
+        for (ty, info) in self.types.iter().enumerate() {
+            let ty = ty as TypeIdx;
+            if info.behaviour.is_some() && !order.contains(&ty) {
+                order.push(ty);
+            }
+        }
+        self.in_update = true;
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let mut updated = 0;
+            for ty in order {
+                if let Some(fns) = self.types[ty as usize].behaviour {
+                    updated += (fns.update)(self, ty, dt);
+                }
+            }
+            updated
+        }));
+        self.in_update = false;
+        match result {
+            Ok(updated) => {
+                self.flush_commands();
+                updated
+            }
+            Err(panic) => {
+                self.commands.clear();
+                resume_unwind(panic)
+            }
+        }
+    }
+
+    /// Fires `hook` on the component `(ty, row)` when its type is a behaviour.
+    pub(crate) fn fire(&mut self, ty: TypeIdx, row: u32, hook: Hook) {
+        if let Some(fns) = self.types[ty as usize].behaviour {
+            (fns.hook)(self, ty, row, hook);
+        }
+    }
+
+    /// Fires `on_disable` (when enabled) and `on_detach` on each component,
+    /// in the order given, before they are removed.
+    pub(crate) fn fire_removal_hooks(&mut self, comps: &[CompRef]) {
+        for &c in comps {
+            if self.has_hooks(c.ty) {
+                if self.columns[c.ty as usize]
+                    .as_deref()
+                    .is_some_and(|col| col.meta(c.row) & DISABLED == 0)
+                {
+                    self.fire(c.ty, c.row, Hook::Disable);
+                }
+                self.fire(c.ty, c.row, Hook::Detach);
+            }
+        }
+    }
+
+    /// Fires `hook` on each of the entity's components with hooks, in
+    /// insertion order; with `enabled_only`, only on enabled components.
+    pub(crate) fn fire_on_entity(&mut self, index: u32, hook: Hook, enabled_only: bool) {
+        let comps = self.entities[index as usize].components.as_slice().to_vec();
+        for c in comps {
+            let enabled = self.columns[c.ty as usize]
+                .as_deref()
+                .is_some_and(|col| col.meta(c.row) & DISABLED == 0);
+            if !enabled_only || enabled {
+                self.fire(c.ty, c.row, hook);
+            }
+        }
+    }
+
+    /// Whether components of `ty` have hooks.
+    pub(crate) fn has_hooks(&self, ty: TypeIdx) -> bool {
+        self.types[ty as usize].behaviour.is_some()
+    }
+}
