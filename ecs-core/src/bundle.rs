@@ -1,5 +1,6 @@
 //! Spawning an entity with several components at once.
 
+use crate::entity::TypeIdx;
 use crate::{Component, EntityId, Error, World};
 
 /// A tuple of components spawned together by [`World::spawn_with`] and
@@ -16,10 +17,32 @@ pub trait Bundle: Send + Sync + 'static {
     /// Adds every component to the entity in slot `index`, in tuple order.
     #[doc(hidden)]
     fn __insert(self, world: &mut World, index: u32) -> Result<(), Error>;
+
+    /// Registers the types, in tuple order; `false` when one of them has
+    /// requirements or hooks (then only [`Bundle::__insert`] is right).
+    #[doc(hidden)]
+    fn __plan(world: &mut World, types: &mut Vec<TypeIdx>) -> bool;
+
+    /// Pushes every component without checks; `types` comes from
+    /// [`Bundle::__plan`], which found the bundle conflict-free.
+    #[doc(hidden)]
+    fn __push(self, world: &mut World, index: u32, types: &[TypeIdx]);
+
+    /// Spawns one entity per bundle with the columns downcast once for the
+    /// whole batch; `types` comes from [`Bundle::__plan`] and is
+    /// conflict-free with no type twice.
+    #[doc(hidden)]
+    fn __spawn_all<I: Iterator<Item = Self>>(
+        world: &mut World,
+        types: &[TypeIdx],
+        bundles: I,
+        ids: &mut Vec<EntityId>,
+    ) where
+        Self: Sized;
 }
 
 macro_rules! tuple_bundle {
-    ($($name:ident),+) => {
+    ($($name:ident / $col:ident),+) => {
         impl<$($name: Component),+> Bundle for ($($name,)+) {
             fn reserve(world: &mut World, additional: usize) {
                 $(world.reserve::<$name>(additional);)+
@@ -31,26 +54,180 @@ macro_rules! tuple_bundle {
                 $(world.insert(index, $name)?;)+
                 Ok(())
             }
+
+            fn __plan(world: &mut World, types: &mut Vec<TypeIdx>) -> bool {
+                let mut plain = true;
+                $(
+                    types.push(world.register::<$name>());
+                    plain &= world.is_plain::<$name>();
+                )+
+                plain
+            }
+
+            #[allow(non_snake_case)]
+            fn __push(self, world: &mut World, index: u32, types: &[TypeIdx]) {
+                let ($($name,)+) = self;
+                let mut types = types.iter();
+                $(world.push_unchecked(index, *types.next().expect("one type per element"), $name);)+
+            }
+
+            #[allow(non_snake_case)]
+            fn __spawn_all<It: Iterator<Item = Self>>(
+                world: &mut World,
+                types: &[TypeIdx],
+                bundles: It,
+                ids: &mut Vec<EntityId>,
+            ) {
+                let mut slots = types.iter().copied();
+                $(let $col = slots.next().expect("one type per element");)+
+                world.with_columns_out(types, |world, columns| {
+                    let mut columns = columns.iter_mut();
+                    $(let $col = ($col, crate::storage::typed_mut::<$name>(&mut **columns.next().expect("one column per element")));)+
+                    for bundle in bundles {
+                        let ($($name,)+) = bundle;
+                        let id = world.spawn();
+                        $(world.push_into($col.1, id.index, $col.0, $name);)+
+                        ids.push(id);
+                    }
+                });
+            }
         }
     };
 }
 
-tuple_bundle!(A);
-tuple_bundle!(A, B);
-tuple_bundle!(A, B, C);
-tuple_bundle!(A, B, C, D);
-tuple_bundle!(A, B, C, D, E);
-tuple_bundle!(A, B, C, D, E, F);
-tuple_bundle!(A, B, C, D, E, F, G);
-tuple_bundle!(A, B, C, D, E, F, G, H);
-tuple_bundle!(A, B, C, D, E, F, G, H, I);
-tuple_bundle!(A, B, C, D, E, F, G, H, I, J);
-tuple_bundle!(A, B, C, D, E, F, G, H, I, J, K);
-tuple_bundle!(A, B, C, D, E, F, G, H, I, J, K, L);
-tuple_bundle!(A, B, C, D, E, F, G, H, I, J, K, L, M);
-tuple_bundle!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
-tuple_bundle!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
-tuple_bundle!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+tuple_bundle!(A / ca);
+tuple_bundle!(A / ca, B / cb);
+tuple_bundle!(A / ca, B / cb, C / cc);
+tuple_bundle!(A / ca, B / cb, C / cc, D / cd);
+tuple_bundle!(A / ca, B / cb, C / cc, D / cd, E / ce);
+tuple_bundle!(A / ca, B / cb, C / cc, D / cd, E / ce, F / cf);
+tuple_bundle!(A / ca, B / cb, C / cc, D / cd, E / ce, F / cf, G / cg);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci,
+    J / cj
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci,
+    J / cj,
+    K / ck
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci,
+    J / cj,
+    K / ck,
+    L / cl
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci,
+    J / cj,
+    K / ck,
+    L / cl,
+    M / cm
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci,
+    J / cj,
+    K / ck,
+    L / cl,
+    M / cm,
+    N / cn
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci,
+    J / cj,
+    K / ck,
+    L / cl,
+    M / cm,
+    N / cn,
+    O / co
+);
+tuple_bundle!(
+    A / ca,
+    B / cb,
+    C / cc,
+    D / cd,
+    E / ce,
+    F / cf,
+    G / cg,
+    H / ch,
+    I / ci,
+    J / cj,
+    K / ck,
+    L / cl,
+    M / cm,
+    N / cn,
+    O / co,
+    P / cp
+);
 
 impl World {
     /// Spawns an entity holding every component of `bundle`, added in tuple
@@ -74,6 +251,16 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn spawn_with<B: Bundle>(&mut self, bundle: B) -> Result<EntityId, Error> {
+        if let Some(types) = self.plan::<B>() {
+            let id = self.spawn();
+            bundle.__push(self, id.index, &types);
+            return Ok(id);
+        }
+        self.spawn_checked(bundle)
+    }
+
+    /// Component by component, with every check, hook and requirement.
+    fn spawn_checked<B: Bundle>(&mut self, bundle: B) -> Result<EntityId, Error> {
         let id = self.spawn();
         match bundle.__insert(self, id.index) {
             Ok(()) => Ok(id),
@@ -100,8 +287,26 @@ impl World {
         self.reserve_entities(additional);
         B::reserve(self, additional);
         let mut ids = Vec::with_capacity(additional);
+        if let Some(types) = self.plan::<B>() {
+            // Checked once for the whole batch: every entity is fresh, so
+            // the bundle alone decides whether the single rule holds.
+            let distinct = types
+                .iter()
+                .enumerate()
+                .all(|(i, t)| !types[..i].contains(t));
+            if distinct {
+                B::__spawn_all(self, &types, bundles, &mut ids);
+                return Ok(ids);
+            }
+            for bundle in bundles {
+                let id = self.spawn();
+                bundle.__push(self, id.index, &types);
+                ids.push(id);
+            }
+            return Ok(ids);
+        }
         for bundle in bundles {
-            match self.spawn_with(bundle) {
+            match self.spawn_checked(bundle) {
                 Ok(id) => ids.push(id),
                 Err(error) => {
                     for id in ids {
@@ -112,5 +317,63 @@ impl World {
             }
         }
         Ok(ids)
+    }
+}
+
+impl World {
+    /// The bundle's column indices when it can be pushed without checks:
+    /// no requirements or hooks, and no two elements that are-a the same
+    /// single type. `None` sends the caller down the checked path, which
+    /// reports the precise error.
+    fn plan<B: Bundle>(&mut self) -> Option<Vec<TypeIdx>> {
+        let mut types = Vec::new();
+        if !B::__plan(self, &mut types) {
+            return None;
+        }
+        for (i, &a) in types.iter().enumerate() {
+            for &b in &types[i + 1..] {
+                if self.conflict(a, b) {
+                    return None;
+                }
+            }
+        }
+        Some(types)
+    }
+
+    /// Whether `a` and `b` are-a the same single type.
+    fn conflict(&self, a: TypeIdx, b: TypeIdx) -> bool {
+        let info = &self.types[a as usize];
+        std::iter::once(a)
+            .chain(info.ancestors.iter().copied())
+            .filter(|&k| !self.types[k as usize].multiple)
+            .any(|k| self.types[b as usize].is_a(b, k))
+    }
+}
+
+impl World {
+    /// Runs `f` with the columns of `types` (distinct) taken out of the
+    /// world, so it can push to them while spawning; puts them back even
+    /// when `f` panics (the bundle iterator is user code).
+    fn with_columns_out(
+        &mut self,
+        types: &[TypeIdx],
+        f: impl FnOnce(&mut World, &mut [Box<dyn crate::storage::ErasedColumn>]),
+    ) {
+        let mut columns: Vec<Box<dyn crate::storage::ErasedColumn>> = types
+            .iter()
+            .map(|&t| {
+                self.columns[t as usize]
+                    .take()
+                    .expect("registered types have columns")
+            })
+            .collect();
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, &mut columns)));
+        for (&t, column) in types.iter().zip(columns) {
+            self.columns[t as usize] = Some(column);
+        }
+        if let Err(panic) = result {
+            std::panic::resume_unwind(panic);
+        }
     }
 }

@@ -70,6 +70,14 @@ pub trait Component: Send + Sync + 'static + Sized {
     fn __upcast_mut(&mut self, target: TypeId) -> Option<&mut dyn Any>;
 
     #[doc(hidden)]
+    /// The type's process-wide number, when the derive could cache it in a
+    /// `static` (non-generic types).
+    #[inline]
+    fn __type_number() -> Option<u32> {
+        None
+    }
+
+    #[doc(hidden)]
     /// `self` as `&dyn Debug` when the type implements `Debug`; the derive
     /// finds out by autoref specialization.
     fn __debug(&self) -> Option<&dyn fmt::Debug> {

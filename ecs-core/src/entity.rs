@@ -81,6 +81,7 @@ impl Default for CompList {
 }
 
 impl CompList {
+    #[inline]
     pub fn as_slice(&self) -> &[CompRef] {
         match self {
             CompList::Inline { len, items } => &items[..*len as usize],
@@ -88,6 +89,7 @@ impl CompList {
         }
     }
 
+    #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [CompRef] {
         match self {
             CompList::Inline { len, items } => &mut items[..*len as usize],
@@ -95,6 +97,7 @@ impl CompList {
         }
     }
 
+    #[inline]
     pub fn push(&mut self, c: CompRef) {
         match self {
             CompList::Inline { len, items } if (*len as usize) < INLINE => {
@@ -129,6 +132,7 @@ impl CompList {
         (len > 0).then(|| self.remove(len - 1))
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.as_slice().len()
     }

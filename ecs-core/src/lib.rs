@@ -51,6 +51,7 @@ mod lookup;
 mod names;
 mod pairs;
 mod query;
+mod registry;
 mod removal;
 mod require;
 mod state;
@@ -84,6 +85,7 @@ pub mod __private {
     pub use crate::behaviour::BehaviourFns;
     pub use crate::component::KeyChain;
     pub use crate::debug::{DebugProbe, NoDebug, ViaDebug};
+    pub use crate::registry::TypeNumberCell;
     pub use crate::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
 }

@@ -22,11 +22,23 @@ impl World {
         }
     }
 
+    /// The entity's first component that is-a `t`.
+    #[inline]
+    pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
+        let list = self.entities[index as usize].components.as_slice();
+        if self.types[t as usize].has_descendants {
+            list.iter()
+                .find(|c| self.types[c.ty as usize].is_a(c.ty, t))
+                .copied()
+        } else {
+            list.iter().find(|c| c.ty == t).copied()
+        }
+    }
+
     #[inline]
     pub(crate) fn find<T: Component>(&self, index: u32) -> Option<&T> {
         let t = self.type_idx::<T>()?;
-        let pos = self.position_of(index, t)?;
-        let comp = self.entities[index as usize].components.as_slice()[pos];
+        let comp = self.first_isa(index, t)?;
         let column = self.columns[comp.ty as usize].as_deref()?;
         if comp.ty == t {
             typed::<T>(column).data.get(comp.row as usize)
@@ -40,8 +52,7 @@ impl World {
     #[inline]
     pub(crate) fn find_mut<T: Component>(&mut self, index: u32) -> Option<&mut T> {
         let t = self.type_idx::<T>()?;
-        let pos = self.position_of(index, t)?;
-        let comp = self.entities[index as usize].components.as_slice()[pos];
+        let comp = self.first_isa(index, t)?;
         let column = self.columns[comp.ty as usize].as_deref_mut()?;
         if comp.ty == t {
             typed_mut::<T>(column).data.get_mut(comp.row as usize)
@@ -117,8 +128,10 @@ impl World {
     pub(crate) fn insert<C: Component>(&mut self, index: u32, value: C) -> Result<&mut C, Error> {
         let before = self.entities[index as usize].components.len();
         let comp = self.insert_inner(index, value)?;
-        let added = self.entities[index as usize].components.as_slice()[before..].to_vec();
+        let added = &self.entities[index as usize].components.as_slice()[before..];
         if added.iter().any(|c| self.has_hooks(c.ty)) {
+            // Hooks cannot add or remove components, so this copy stays true.
+            let added = added.to_vec();
             for &c in added[1..].iter().chain(&added[..1]) {
                 self.fire(c.ty, c.row, Hook::Attach);
                 self.fire(c.ty, c.row, Hook::Enable);
@@ -156,6 +169,52 @@ impl World {
             }
         }
         Ok(CompRef { ty, row })
+    }
+
+    /// Appends `value` to its column and to the entity's list; the caller
+    /// has checked the single rule. Returns the row.
+    #[inline]
+    pub(crate) fn push_unchecked<C: Component>(
+        &mut self,
+        index: u32,
+        ty: TypeIdx,
+        value: C,
+    ) -> u32 {
+        let info = &mut self.types[ty as usize];
+        let serial = info.next_serial;
+        info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
+        let column = typed_mut::<C>(&mut **self.columns[ty as usize].as_mut().expect("registered"));
+        let row = column.push(index, serial, value);
+        self.entities[index as usize]
+            .components
+            .push(CompRef { ty, row });
+        row
+    }
+
+    /// [`World::push_unchecked`] into a column the caller holds (taken out
+    /// of the world for a batch).
+    #[inline]
+    pub(crate) fn push_into<C: Component>(
+        &mut self,
+        column: &mut crate::storage::Column<C>,
+        index: u32,
+        ty: TypeIdx,
+        value: C,
+    ) {
+        let info = &mut self.types[ty as usize];
+        let serial = info.next_serial;
+        info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
+        let row = column.push(index, serial, value);
+        self.entities[index as usize]
+            .components
+            .push(CompRef { ty, row });
+    }
+
+    /// Whether adding `C` is just a push: no requirements, no hooks.
+    pub(crate) fn is_plain<C: Component>(&self) -> bool {
+        let mut requirements = crate::require::Requirements::default();
+        C::__requirements(&mut requirements);
+        requirements.is_empty() && C::__BEHAVIOUR.is_none()
     }
 
     /// For every single type `C` is-a, the entity must not hold another

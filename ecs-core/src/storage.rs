@@ -198,6 +198,7 @@ impl<C: Component> ErasedColumn for Column<C> {
 }
 
 /// Downcasts an erased column to its concrete type.
+#[inline]
 pub(crate) fn typed<C: Component>(column: &dyn ErasedColumn) -> &Column<C> {
     (column as &dyn Any)
         .downcast_ref::<Column<C>>()
@@ -205,6 +206,7 @@ pub(crate) fn typed<C: Component>(column: &dyn ErasedColumn) -> &Column<C> {
 }
 
 /// Mutable twin of [`typed`].
+#[inline]
 pub(crate) fn typed_mut<C: Component>(column: &mut dyn ErasedColumn) -> &mut Column<C> {
     (column as &mut dyn Any)
         .downcast_mut::<Column<C>>()

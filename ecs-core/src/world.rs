@@ -49,6 +49,9 @@ impl Hasher for TypeIdHasher {
     }
 }
 
+/// Marks a type number with no entry in this world.
+const NO_TYPE: TypeIdx = TypeIdx::MAX;
+
 pub(crate) type TypeMap = HashMap<TypeId, TypeIdx, BuildHasherDefault<TypeIdHasher>>;
 
 /// A set of entities and their components.
@@ -86,6 +89,9 @@ pub struct World {
     /// table and the other columns are read.
     pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
     pub(crate) type_index: TypeMap,
+    /// Index in `types` by process-wide type number ([`NO_TYPE`] when
+    /// absent): the fast path of `type_idx`.
+    by_number: Vec<TypeIdx>,
     /// Behaviour types named by `set_update_order`, first to last.
     pub(crate) update_order: Vec<TypeIdx>,
     pub(crate) commands: crate::context::Commands,
@@ -185,6 +191,7 @@ impl World {
     }
 
     /// `true` when `id` names a live entity of this world.
+    #[inline]
     pub fn contains(&self, id: EntityId) -> bool {
         self.entities
             .get(id.index as usize)
@@ -205,6 +212,7 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    #[inline]
     pub fn entity(&self, id: EntityId) -> Result<EntityRef<'_>, Error> {
         self.check(id)?;
         Ok(EntityRef::new(self, id))
@@ -231,6 +239,7 @@ impl World {
             })
     }
 
+    #[inline]
     pub(crate) fn check(&self, id: EntityId) -> Result<(), Error> {
         if self.contains(id) {
             Ok(())
@@ -253,7 +262,14 @@ impl World {
 
     #[inline]
     pub(crate) fn type_idx<T: Component>(&self) -> Option<TypeIdx> {
-        self.type_index.get(&TypeId::of::<T>()).copied()
+        match T::__type_number() {
+            Some(n) => self
+                .by_number
+                .get(n as usize)
+                .copied()
+                .filter(|&t| t != NO_TYPE),
+            None => self.type_index.get(&TypeId::of::<T>()).copied(),
+        }
     }
 
     /// Registers `C` and its ancestors; returns `C`'s index. Gives `C` a column.
@@ -284,6 +300,11 @@ impl World {
                     });
                     self.columns.push(None);
                     self.type_index.insert(key.type_id(), ty);
+                    let number = crate::registry::number_of(key.type_id()) as usize;
+                    if self.by_number.len() <= number {
+                        self.by_number.resize(number + 1, NO_TYPE);
+                    }
+                    self.by_number[number] = ty;
                     ty
                 }
             };

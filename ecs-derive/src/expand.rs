@@ -152,6 +152,19 @@ fn impl_block(
                 ::core::option::Option::Some(::ecs_core::__private::BehaviourFns::of::<Self>());
         }
     });
+    // A `static` inside a generic impl would be shared by every
+    // instantiation, so only non-generic types cache their number.
+    let type_number = generics.is_empty.then(|| {
+        quote! {
+            #[doc(hidden)]
+            #[inline]
+            fn __type_number() -> ::core::option::Option<::core::primitive::u32> {
+                static NUMBER: ::ecs_core::__private::TypeNumberCell =
+                    ::ecs_core::__private::TypeNumberCell::new();
+                ::core::option::Option::Some(NUMBER.get::<Self>())
+            }
+        }
+    });
     // Each `require::<R>()` carries the span of `R`, so "cannot be required"
     // points at the type the user named.
     let own_requirements = input
@@ -169,6 +182,7 @@ fn impl_block(
                 #chain
             };
             #behaviour
+            #type_number
 
             fn is_derived_from(key: ::ecs_core::ComponentKey) -> ::core::primitive::bool {
                 key == ::ecs_core::ComponentKey::of::<Self>() #is_derived_from

@@ -1,0 +1,480 @@
+//! ecs-core against bevy_ecs and hecs. Ids are `scenario/library`; every
+//! group declares `Throughput::Elements` so `report.py` can print ns/element.
+//!
+//! Run everything (bench + memory probe + report) with `benches-peers/run.sh`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use benches_peers::*;
+use bevy_ecs::world::World as BevyWorld;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ecs_core::{EntityId, World as OurWorld};
+
+// ------------------------------------------------------------------ get
+
+/// Looks up type `k % 8` through `$get::<Ty>()`, which yields `Option<f32>`.
+macro_rules! get_kth {
+    ($k:expr, $get:ident) => {
+        match $k & 7 {
+            0 => $get!(C0),
+            1 => $get!(C1),
+            2 => $get!(C2),
+            3 => $get!(C3),
+            4 => $get!(C4),
+            5 => $get!(C5),
+            6 => $get!(C6),
+            _ => $get!(C7),
+        }
+    };
+}
+
+fn bench_get(c: &mut Criterion) {
+    let order = shuffled_indices(N_ENTITIES);
+    let mut group = c.benchmark_group("get");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+
+    {
+        let mut world = OurWorld::new();
+        let ids: Vec<EntityId> = world
+            .spawn_batch((0..N_ENTITIES).map(eight_bundle))
+            .unwrap();
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    let e = world.entity(black_box(ids[i])).unwrap();
+                    macro_rules! g {
+                        ($t:ident) => {
+                            e.get::<$t>().map(|c| c.0)
+                        };
+                    }
+                    sum += get_kth!(i, g).unwrap();
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let mut world = BevyWorld::new();
+        let ids: Vec<bevy_ecs::entity::Entity> = world
+            .spawn_batch((0..N_ENTITIES).map(eight_bundle))
+            .collect();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    let e = black_box(ids[i]);
+                    macro_rules! g {
+                        ($t:ident) => {
+                            world.get::<$t>(e).map(|c| c.0)
+                        };
+                    }
+                    sum += get_kth!(i, g).unwrap();
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let mut world = hecs::World::new();
+        let ids: Vec<hecs::Entity> = world
+            .spawn_batch((0..N_ENTITIES).map(eight_bundle))
+            .collect();
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    let e = black_box(ids[i]);
+                    macro_rules! g {
+                        ($t:ident) => {
+                            world.get::<&$t>(e).ok().map(|c| c.0)
+                        };
+                    }
+                    sum += get_kth!(i, g).unwrap();
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ get_via_parent
+
+/// ecs-core only: `get::<Moving>()` finds the `AxisMoving` through the parent
+/// chain; compared with the exact `get::<AxisMoving>()` on the same world.
+fn bench_get_via_parent(c: &mut Criterion) {
+    let order = shuffled_indices(N_ENTITIES);
+    let mut world = OurWorld::new();
+    let ids: Vec<EntityId> = world
+        .spawn_batch((0..N_ENTITIES).map(|i| {
+            let v = i as f32;
+            (
+                C0(v),
+                C1(v),
+                C2(v),
+                C3(v),
+                AxisMoving {
+                    base: Moving { speed: v },
+                    vertical: i % 2 == 0,
+                },
+                C5(v),
+                C6(v),
+                C7(v),
+            )
+        }))
+        .unwrap();
+    let mut group = c.benchmark_group("get_via_parent");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    group.bench_function("ours_parent", |b| {
+        b.iter(|| {
+            let mut sum = 0.0f32;
+            for &i in &order {
+                let e = world.entity(black_box(ids[i])).unwrap();
+                sum += e.get::<Moving>().unwrap().speed;
+            }
+            black_box(sum)
+        })
+    });
+    group.bench_function("ours_exact", |b| {
+        b.iter(|| {
+            let mut sum = 0.0f32;
+            for &i in &order {
+                let e = world.entity(black_box(ids[i])).unwrap();
+                sum += e.get::<AxisMoving>().unwrap().base.speed;
+            }
+            black_box(sum)
+        })
+    });
+    group.finish();
+}
+
+// ------------------------------------------------------------------ get_all
+
+fn colliders(i: usize) -> [Collider; 3] {
+    let v = (i % 7) as f32;
+    [
+        Collider { radius: v },
+        Collider { radius: v + 1.0 },
+        Collider { radius: v + 2.0 },
+    ]
+}
+
+/// 10k entities, each with two plain components and three colliders; per
+/// entity (shuffled order) sum the radii of all its colliders.
+///
+/// bevy_ecs and hecs have no "several components of one type per entity":
+/// their idiomatic equivalent is one `Colliders(Vec<Collider>)` component.
+fn bench_get_all(c: &mut Criterion) {
+    let order = shuffled_indices(N_ENTITIES);
+    let mut group = c.benchmark_group("get_all");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let mut world = OurWorld::new();
+        let ids: Vec<EntityId> = world
+            .spawn_batch((0..N_ENTITIES).map(|i| {
+                let [a, b, c] = colliders(i);
+                (C0(0.0), a, C1(0.0), b, c)
+            }))
+            .unwrap();
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    let e = world.entity(black_box(ids[i])).unwrap();
+                    sum += e.get_all::<Collider>().map(|c| c.radius).sum::<f32>();
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let mut world = BevyWorld::new();
+        let ids: Vec<bevy_ecs::entity::Entity> = world
+            .spawn_batch(
+                (0..N_ENTITIES).map(|i| (C0(0.0), C1(0.0), Colliders(colliders(i).to_vec()))),
+            )
+            .collect();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    let cs = world.get::<Colliders>(black_box(ids[i])).unwrap();
+                    sum += cs.0.iter().map(|c| c.radius).sum::<f32>();
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let mut world = hecs::World::new();
+        let ids: Vec<hecs::Entity> = world
+            .spawn_batch(
+                (0..N_ENTITIES).map(|i| (C0(0.0), C1(0.0), Colliders(colliders(i).to_vec()))),
+            )
+            .collect();
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    let cs = world.get::<&Colliders>(black_box(ids[i])).unwrap();
+                    sum += cs.0.iter().map(|c| c.radius).sum::<f32>();
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ simple_insert
+
+/// ecs_bench_suite simple_insert: a fresh world, 10k entities with
+/// Transform, Position, Rotation, Velocity. Dropping the world is not timed.
+fn bench_simple_insert(c: &mut Criterion) {
+    let mut group = c.benchmark_group("simple_insert");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    group.bench_function("ours", |b| {
+        b.iter_with_large_drop(|| simple::ours(black_box(N_ENTITIES), simple_bundle))
+    });
+    group.bench_function("bevy", |b| {
+        b.iter_with_large_drop(|| simple::bevy(black_box(N_ENTITIES), simple_bundle))
+    });
+    group.bench_function("hecs", |b| {
+        b.iter_with_large_drop(|| simple::hecs(black_box(N_ENTITIES), simple_bundle))
+    });
+    group.finish();
+}
+
+// ------------------------------------------------------------------ simple_iter
+
+fn add_assign(p: &mut [f32; 3], v: &[f32; 3]) {
+    p[0] += v[0];
+    p[1] += v[1];
+    p[2] += v[2];
+}
+
+/// ecs_bench_suite simple_iter: `pos += vel` over the simple_insert world.
+fn bench_simple_iter(c: &mut Criterion) {
+    let mut group = c.benchmark_group("simple_iter");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let mut world = simple::ours(N_ENTITIES, simple_bundle);
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                world
+                    .for_each_pair_mut(|_, p: &mut Position, v: &mut Velocity| {
+                        add_assign(&mut p.0, &v.0)
+                    })
+                    .unwrap()
+            })
+        });
+        group.bench_function("ours_iter", |b| {
+            b.iter(|| {
+                for (_, p, v) in world.iter_pairs_mut::<Position, Velocity>().unwrap() {
+                    add_assign(&mut p.0, &v.0);
+                }
+            })
+        });
+    }
+    {
+        let mut world = simple::bevy(N_ENTITIES, simple_bundle);
+        // A cached QueryState is what a bevy system holds between runs.
+        let mut query = world.query::<(&mut Position, &Velocity)>();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                for (mut p, v) in query.iter_mut(&mut world) {
+                    add_assign(&mut p.0, &v.0);
+                }
+            })
+        });
+    }
+    {
+        let mut world = simple::hecs(N_ENTITIES, simple_bundle);
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
+                    add_assign(&mut p.0, &v.0);
+                }
+            })
+        });
+    }
+    {
+        // The floor: a plain array of structs, no ECS at all.
+        let (_, p, _, v) = simple_bundle();
+        let mut data: Vec<(Position, Velocity)> = vec![(p, v); N_ENTITIES];
+        group.bench_function("vec", |b| {
+            b.iter(|| {
+                for (p, v) in black_box(&mut data).iter_mut() {
+                    add_assign(&mut p.0, &v.0);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ frag_iter
+
+/// ecs_bench_suite frag_iter: 26 types x 20 entities, each also with Data;
+/// double every Data.
+fn bench_frag_iter(c: &mut Criterion) {
+    let mut group = c.benchmark_group("frag_iter");
+    group.throughput(Throughput::Elements(26 * 20));
+    {
+        let mut world = frag::ours();
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                for (_, d) in world.iter_mut::<Data>() {
+                    d.0 *= 2.0;
+                }
+            })
+        });
+    }
+    {
+        let mut world = frag::bevy();
+        let mut query = world.query::<&mut Data>();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                for mut d in query.iter_mut(&mut world) {
+                    d.0 *= 2.0;
+                }
+            })
+        });
+    }
+    {
+        let mut world = frag::hecs();
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                for d in world.query_mut::<&mut Data>() {
+                    d.0 *= 2.0;
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ add_remove
+
+/// ecs_bench_suite add_remove: 10k entities with A; add B to every entity,
+/// then remove B from every entity.
+fn bench_add_remove(c: &mut Criterion) {
+    let mut group = c.benchmark_group("add_remove");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let mut world = OurWorld::new();
+        let ids = world
+            .spawn_batch((0..N_ENTITIES).map(|_| (AddA(0.0),)))
+            .unwrap();
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                for &id in &ids {
+                    world.entity_mut(id).unwrap().add(AddB(0.0)).unwrap();
+                }
+                for &id in &ids {
+                    world.entity_mut(id).unwrap().remove::<AddB>().unwrap();
+                }
+            })
+        });
+    }
+    {
+        let mut world = BevyWorld::new();
+        let ids: Vec<_> = world
+            .spawn_batch((0..N_ENTITIES).map(|_| (AddA(0.0),)))
+            .collect();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                for &id in &ids {
+                    world.entity_mut(id).insert(AddB(0.0));
+                }
+                for &id in &ids {
+                    world.entity_mut(id).remove::<AddB>();
+                }
+            })
+        });
+    }
+    {
+        let mut world = hecs::World::new();
+        let ids: Vec<_> = world
+            .spawn_batch((0..N_ENTITIES).map(|_| (AddA(0.0),)))
+            .collect();
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                for &id in &ids {
+                    world.insert_one(id, AddB(0.0)).unwrap();
+                }
+                for &id in &ids {
+                    world.remove_one::<AddB>(id).unwrap();
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ heavy_compute
+
+/// ecs_bench_suite heavy_compute: 1k entities; invert each Transform 100
+/// times, then transform the Position. bevy uses `par_iter_mut` on its
+/// compute task pool, ours `par_for_each_pair_mut`; hecs has no built-in
+/// parallel iteration, so it runs sequentially.
+fn bench_heavy_compute(c: &mut Criterion) {
+    const HEAVY: usize = 1_000;
+    let mut group = c.benchmark_group("heavy_compute");
+    group.throughput(Throughput::Elements(HEAVY as u64));
+    {
+        let mut world = simple::ours(HEAVY, heavy_bundle);
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                world
+                    .par_for_each_pair_mut(|_, m: &mut Transform, p: &mut Position| {
+                        heavy_kernel(&mut m.0, &mut p.0)
+                    })
+                    .unwrap()
+            })
+        });
+    }
+    {
+        bevy_tasks::ComputeTaskPool::get_or_init(bevy_tasks::TaskPool::default);
+        let mut world = simple::bevy(HEAVY, heavy_bundle);
+        let mut query = world.query::<(&mut Transform, &mut Position)>();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                query
+                    .par_iter_mut(&mut world)
+                    .for_each(|(mut m, mut p)| heavy_kernel(&mut m.0, &mut p.0));
+            })
+        });
+    }
+    {
+        let mut world = simple::hecs(HEAVY, heavy_bundle);
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                for (m, p) in world.query_mut::<(&mut Transform, &mut Position)>() {
+                    heavy_kernel(&mut m.0, &mut p.0);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ driver
+
+fn config() -> Criterion {
+    // ~3.5 s per benchmark id keeps the whole run near 2 minutes on 2 cores.
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(30)
+}
+
+criterion_group! {
+    name = peers;
+    config = config();
+    targets = bench_get, bench_get_via_parent, bench_get_all, bench_simple_insert,
+        bench_simple_iter, bench_frag_iter, bench_add_remove, bench_heavy_compute
+}
+criterion_main!(peers);

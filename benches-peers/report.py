@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Summarise the peer benchmarks: ecs-core ("ours") against bevy_ecs and hecs.
+
+Reads criterion's  <target>/criterion/<group>/<id>/new/{estimates,benchmark}.json
+(median point estimate, per-element throughput) and <target>/peers-memory.json,
+prints one markdown table, and writes results.md and ratios.svg beside this
+script. Standard library only.
+
+    python3 report.py [--target DIR]     (default: ./target, or $CARGO_TARGET_DIR)
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# scenario -> (description, what "ours" is compared with, target ratio or None)
+SCENARIOS = [
+    ("get", "10k entities x 8 components, one `get` per entity, shuffled order"),
+    ("get_all", "10k entities, sum the radii of 3 colliders per entity (peers: `Colliders(Vec<_>)`)"),
+    ("simple_insert", "new world + 10k entities x 4 components (drop not timed)"),
+    ("simple_iter", "`pos += vel` over 10k entities"),
+    ("frag_iter", "26 types x 20 entities, double every `Data`"),
+    ("add_remove", "add then remove a component on 10k entities"),
+    ("heavy_compute", "1k entities: 100 matrix inversions each (ours/bevy parallel, hecs sequential)"),
+]
+PEERS = ("bevy", "hecs")
+
+# The targets the runtime must meet: (label, numerator, denominator, limit).
+TARGETS = [
+    ("get <= 1.0x bevy", ("get", "ours"), ("get", "bevy"), 1.0),
+    ("get via parent <= 1.2x our exact get", ("get_via_parent", "ours_parent"),
+     ("get_via_parent", "ours_exact"), 1.2),
+    ("simple_iter <= 1.0x bevy", ("simple_iter", "ours"), ("simple_iter", "bevy"), 1.0),
+    ("simple_iter <= 2x plain Vec", ("simple_iter", "ours"), ("simple_iter", "vec"), 2.0),
+    ("add_remove <= 0.7x bevy", ("add_remove", "ours"), ("add_remove", "bevy"), 0.7),
+    ("simple_insert <= 1.0x bevy", ("simple_insert", "ours"), ("simple_insert", "bevy"), 1.0),
+]
+
+
+def load_criterion(target):
+    """{group: {id: {"median_ns": per iteration, "elements": n or None}}}"""
+    root = os.path.join(target, "criterion")
+    out = {}
+    if not os.path.isdir(root):
+        return out
+    for group in sorted(os.listdir(root)):
+        gdir = os.path.join(root, group)
+        if not os.path.isdir(gdir) or group == "report":
+            continue
+        for bench in sorted(os.listdir(gdir)):
+            new = os.path.join(gdir, bench, "new")
+            est = os.path.join(new, "estimates.json")
+            if not os.path.isfile(est):
+                continue
+            with open(est) as f:
+                median = json.load(f)["median"]["point_estimate"]
+            elements = None
+            meta = os.path.join(new, "benchmark.json")
+            if os.path.isfile(meta):
+                with open(meta) as f:
+                    tp = json.load(f).get("throughput") or {}
+                elements = tp.get("Elements")
+            out.setdefault(group, {})[bench] = {"median_ns": median, "elements": elements}
+    return out
+
+
+def per_elem(entry):
+    if entry is None:
+        return None
+    n = entry["elements"] or 1
+    return entry["median_ns"] / n
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return "–"
+    if ns >= 100:
+        return f"{ns:,.0f} ns"
+    if ns >= 10:
+        return f"{ns:.1f} ns"
+    return f"{ns:.2f} ns"
+
+
+def fmt_total(ns):
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.1f} µs"
+    return f"{ns:.0f} ns"
+
+
+def fmt_ratio(r):
+    return "–" if r is None else f"{r:.2f}x"
+
+
+def machine_info():
+    model, cores = "unknown", 0
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name") and model == "unknown":
+                    model = line.split(":", 1)[1].strip()
+                if line.startswith("processor"):
+                    cores += 1
+    except OSError:
+        pass
+    try:
+        rustc = subprocess.run(["rustc", "-V"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        rustc = "unknown"
+    versions = {}
+    lock = os.path.join(HERE, "Cargo.lock")
+    if os.path.isfile(lock):
+        with open(lock) as f:
+            text = f.read()
+        for name in ("bevy_ecs", "hecs", "criterion"):
+            m = re.search(r'name = "%s"\nversion = "([^"]+)"' % re.escape(name), text)
+            versions[name] = m.group(1) if m else "?"
+    rev = os.environ.get("ECS_CORE_REV")
+    if not rev:
+        try:
+            top = os.path.dirname(HERE)
+            rev = subprocess.run(["git", "-C", top, "rev-parse", "--short", "HEAD"],
+                                 capture_output=True, text=True).stdout.strip() or "unknown"
+            dirty = subprocess.run(["git", "-C", top, "status", "--porcelain", "--", "ecs-core"],
+                                   capture_output=True, text=True).stdout.strip()
+            if dirty:
+                rev += " + uncommitted ecs-core changes"
+        except OSError:
+            rev = "unknown"
+    return {"cpu": model, "cores": cores, "rustc": rustc, "versions": versions, "rev": rev}
+
+
+def build_rows(data, memory):
+    """One row per scenario: values per library (ns/elem or bytes/entity)."""
+    rows = []
+    for name, desc in SCENARIOS:
+        g = data.get(name, {})
+        vals = {lib: per_elem(g.get(lib)) for lib in ("ours",) + PEERS}
+        peers = [(vals[p], p) for p in PEERS if vals[p] is not None]
+        best = min(peers) if peers else (None, None)
+        ratio = vals["ours"] / best[0] if vals["ours"] is not None and best[0] else None
+        elements = (g.get("ours") or {}).get("elements")
+        rows.append({"name": name, "desc": desc, "vals": vals, "best": best[1],
+                     "ratio": ratio, "unit": "ns/elem", "elements": elements})
+    if memory:
+        b = memory["bytes_per_entity"]
+        vals = {lib: b.get(lib) for lib in ("ours",) + PEERS}
+        peers = [(vals[p], p) for p in PEERS if vals[p] is not None]
+        best = min(peers) if peers else (None, None)
+        ratio = vals["ours"] / best[0] if vals["ours"] is not None and best[0] else None
+        rows.append({"name": "memory", "desc": "heap bytes per entity, simple_insert world",
+                     "vals": vals, "best": best[1], "ratio": ratio, "unit": "B/entity",
+                     "elements": memory.get("entities")})
+    return rows
+
+
+def check_targets(data, memory):
+    results = []
+    for label, (ng, ni), (dg, di), limit in TARGETS:
+        num = per_elem(data.get(ng, {}).get(ni))
+        den = per_elem(data.get(dg, {}).get(di))
+        ratio = num / den if num is not None and den else None
+        results.append((label, ratio, limit, None if ratio is None else ratio <= limit))
+    if memory:
+        ours = memory["bytes_per_entity"].get("ours")
+        limit = memory["target_bytes_per_entity"]
+        label = (f"memory <= 1.5 x {memory['component_bytes']} B components + 32 B "
+                 f"= {limit:g} B/entity")
+        results.append((label, ours, limit, None if ours is None else ours <= limit))
+    return results
+
+
+def markdown(rows, data, memory, targets, info):
+    out = []
+    out.append("# ecs-core against bevy_ecs and hecs\n")
+    v = info["versions"]
+    out.append(f"- machine: {info['cpu']}, {info['cores']} logical cores")
+    out.append(f"- {info['rustc']}; bevy_ecs {v.get('bevy_ecs', '?')}, hecs {v.get('hecs', '?')}, "
+               f"criterion {v.get('criterion', '?')}; ecs-core at {info['rev']}")
+    out.append(f"- generated {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')} by "
+               "`benches-peers/run.sh` (criterion median; profile: release, codegen-units = 1)\n")
+    out.append("## Summary (median per element; lower is better)\n")
+    out.append("| scenario | ours | bevy | hecs | ours / best peer | what is measured |")
+    out.append("|---|---:|---:|---:|---:|---|")
+    for r in rows:
+        cells = []
+        for lib in ("ours",) + PEERS:
+            val = r["vals"][lib]
+            if r["unit"] == "B/entity":
+                cell = "–" if val is None else f"{val:.1f} B"
+            else:
+                cell = fmt_ns(val)
+            if lib == r["best"]:
+                cell = f"**{cell}**"
+            cells.append(cell)
+        out.append(f"| {r['name']} | {' | '.join(cells)} | {fmt_ratio(r['ratio'])} "
+                   f"(vs {r['best'] or '–'}) | {r['desc']} |")
+    gvp = data.get("get_via_parent", {})
+    parent, exact = per_elem(gvp.get("ours_parent")), per_elem(gvp.get("ours_exact"))
+    if parent is not None and exact:
+        out.append(f"| get_via_parent | {fmt_ns(parent)} | – | – | {parent / exact:.2f}x "
+                   f"(vs ours exact {fmt_ns(exact)}) | `get::<Moving>()` finding an "
+                   "`AxisMoving` (ours only) |")
+    si = data.get("simple_iter", {})
+    vec, ours_iter = per_elem(si.get("vec")), per_elem(si.get("ours_iter"))
+    if vec is not None:
+        ours = per_elem(si.get("ours"))
+        ratio = f"{ours / vec:.2f}x" if ours is not None else "–"
+        out.append(f"| simple_iter (plain Vec) | {fmt_ns(ours)} | – | – | {ratio} "
+                   f"(vs `Vec<(Position, Velocity)>` {fmt_ns(vec)}) | the no-ECS floor |")
+    if ours_iter is not None:
+        out.append(f"| simple_iter (`iter_pairs_mut`) | {fmt_ns(ours_iter)} | – | – | – | "
+                   "ours through the iterator instead of `for_each_pair_mut` |")
+    out.append("")
+    out.append("## Targets\n")
+    out.append("| target | measured | limit | met |")
+    out.append("|---|---:|---:|:---:|")
+    for label, value, limit, ok in targets:
+        unit = " B" if label.startswith("memory") else "x"
+        meas = "–" if value is None else f"{value:.2f}{unit}"
+        mark = "–" if ok is None else ("yes" if ok else "**no**")
+        out.append(f"| {label} | {meas} | {limit:g}{unit} | {mark} |")
+    out.append("")
+    out.append("## Every benchmark id (median per iteration)\n")
+    out.append("| id | median / iter | elements | per element |")
+    out.append("|---|---:|---:|---:|")
+    for group in sorted(data):
+        for bench in sorted(data[group]):
+            e = data[group][bench]
+            out.append(f"| {group}/{bench} | {fmt_total(e['median_ns'])} | "
+                       f"{e['elements'] or 1} | {fmt_ns(per_elem(e))} |")
+    if memory:
+        out.append("")
+        out.append("## Memory (bytes per entity, simple_insert world)\n")
+        out.append("| library | B/entity | empty world B |")
+        out.append("|---|---:|---:|")
+        empty = memory.get("empty_world_bytes", {})
+        for lib, val in memory["bytes_per_entity"].items():
+            out.append(f"| {lib} | {val:.1f} | {empty.get(lib, '–')} |")
+        out.append(f"\nComponents: {memory['component_bytes']} B per entity. `ours` is built "
+                   "with `spawn_batch` (reserves exactly); `ours_unreserved` with `spawn` + "
+                   "`add` and no reservation. bevy and hecs use their `spawn_batch`.")
+    out.append("")
+    out.append("Notes: bevy_ecs and hecs cannot hold several components of one type per entity, "
+               "so `get_all` gives them one `Colliders(Vec<Collider>)` component. In "
+               "heavy_compute bevy (`par_iter_mut`, multi_threaded) and ours "
+               "(`par_for_each_pair_mut`) use both cores; hecs has no built-in parallel "
+               "iteration and runs on one. bevy queries are cached `QueryState`s, as a system "
+               "holds them.")
+    out.append("\n![ours / best peer](ratios.svg)")
+    return "\n".join(out) + "\n"
+
+
+def svg_chart(rows, data, targets):
+    """Horizontal bars of log2(ratio) around a line at 1.0."""
+    bars = []
+    for r in rows:
+        if r["ratio"] is not None:
+            bars.append((r["name"], r["ratio"], f"vs {r['best']}"))
+    gvp = data.get("get_via_parent", {})
+    parent, exact = per_elem(gvp.get("ours_parent")), per_elem(gvp.get("ours_exact"))
+    if parent is not None and exact:
+        bars.append(("get_via_parent", parent / exact, "vs ours exact"))
+    si = data.get("simple_iter", {})
+    if si.get("vec") and si.get("ours"):
+        bars.append(("simple_iter", per_elem(si["ours"]) / per_elem(si["vec"]), "vs plain Vec"))
+    if not bars:
+        return None
+    lo = min(0.25, min(b[1] for b in bars) / 1.2)
+    hi = max(4.0, max(b[1] for b in bars) * 1.2)
+    lo_e, hi_e = math.floor(math.log2(lo)), math.ceil(math.log2(hi))
+    left, right, top, row_h = 250, 110, 84, 34
+    plot_w = 560
+    width = left + plot_w + right
+    height = top + row_h * len(bars) + 60
+
+    def x(v):
+        return left + (math.log2(v) - lo_e) / (hi_e - lo_e) * plot_w
+
+    s = []
+    s.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">')
+    s.append(f'<rect width="{width}" height="{height}" fill="white"/>')
+    s.append(f'<text x="{width / 2}" y="26" font-size="18" font-weight="bold" '
+             'text-anchor="middle">ecs-core time (or bytes) / best peer — lower is better</text>')
+    s.append(f'<text x="{width / 2}" y="48" font-size="13" fill="#555" text-anchor="middle">'
+             'log scale; green: ours ahead of (or level with) the baseline, red: behind</text>')
+    axis_y = top + row_h * len(bars) + 8
+    for e in range(lo_e, hi_e + 1):
+        v = 2.0 ** e
+        xx = x(v)
+        label = f"{v:g}x" if v >= 1 else f"1/{int(round(1 / v))}x"
+        s.append(f'<line x1="{xx:.1f}" y1="{top - 6}" x2="{xx:.1f}" y2="{axis_y}" '
+                 'stroke="#ddd" stroke-width="1"/>')
+        s.append(f'<text x="{xx:.1f}" y="{axis_y + 18}" font-size="13" '
+                 f'text-anchor="middle" fill="#333">{label}</text>')
+    x1 = x(1.0)
+    for i, (name, ratio, vs) in enumerate(bars):
+        y = top + i * row_h
+        xr = x(ratio)
+        color = "#2e9d4a" if ratio <= 1.0 else "#d0433b"
+        bx, bw = (xr, x1 - xr) if ratio < 1 else (x1, xr - x1)
+        s.append(f'<text x="{left - 10}" y="{y + 15}" font-size="14" text-anchor="end">'
+                 f'{name}</text>')
+        s.append(f'<text x="{left - 10}" y="{y + 28}" font-size="11" fill="#666" '
+                 f'text-anchor="end">{vs}</text>')
+        s.append(f'<rect x="{bx:.1f}" y="{y + 4}" width="{max(bw, 1.5):.1f}" height="{row_h - 10}" '
+                 f'fill="{color}"/>')
+        tx, anchor = (xr + 6, "start") if ratio >= 1 else (xr - 6, "end")
+        if ratio < 1 and tx - 50 < left:
+            tx, anchor = x1 + 6, "start"
+        s.append(f'<text x="{tx:.1f}" y="{y + 21}" font-size="13" text-anchor="{anchor}" '
+                 f'font-weight="bold">{ratio:.2f}x</text>')
+    s.append(f'<line x1="{x1:.1f}" y1="{top - 10}" x2="{x1:.1f}" y2="{axis_y}" '
+             'stroke="black" stroke-width="2"/>')
+    s.append(f'<text x="{x1:.1f}" y="{top - 14}" font-size="12" text-anchor="middle">1.0</text>')
+    s.append("</svg>")
+    return "\n".join(s) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--target", default=os.environ.get("CARGO_TARGET_DIR")
+                    or os.path.join(HERE, "target"))
+    ap.add_argument("--out", default=HERE, help="where results.md and ratios.svg go")
+    args = ap.parse_args()
+
+    data = load_criterion(args.target)
+    if not data:
+        sys.exit(f"no criterion results under {args.target}/criterion: run run.sh first")
+    memory = None
+    mem_path = os.path.join(args.target, "peers-memory.json")
+    if os.path.isfile(mem_path):
+        with open(mem_path) as f:
+            memory = json.load(f)
+    else:
+        print(f"warning: {mem_path} missing (run the memory binary)", file=sys.stderr)
+
+    rows = build_rows(data, memory)
+    targets = check_targets(data, memory)
+    md = markdown(rows, data, memory, targets, machine_info())
+    print(md)
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write(md)
+    svg = svg_chart(rows, data, targets)
+    if svg:
+        with open(os.path.join(args.out, "ratios.svg"), "w") as f:
+            f.write(svg)
+    print(f"wrote {os.path.join(args.out, 'results.md')} and ratios.svg", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+//! Runs one of ecs-core's scenarios in a loop, for a profiler:
+//!
+//! ```sh
+//! cargo build --release --bin profile
+//! valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out target/release/profile get 50
+//! callgrind_annotate --inclusive=yes /tmp/cg.out | head -40
+//! ```
+//!
+//! Scenarios: get, get_parent, get_exact, get_all, simple_insert,
+//! simple_iter, frag_iter, add_remove. The second argument is the number of
+//! repetitions (default 200).
+
+use std::hint::black_box;
+
+use benches_peers::*;
+use ecs_core::{EntityId, World};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let scenario = args.next().unwrap_or_else(|| "get".into());
+    let reps: usize = args.next().map_or(200, |r| r.parse().expect("repetitions"));
+    let order = shuffled_indices(N_ENTITIES);
+    match scenario.as_str() {
+        "get" => {
+            let mut w = World::new();
+            let ids = w.spawn_batch((0..N_ENTITIES).map(eight_bundle)).unwrap();
+            for _ in 0..reps {
+                let mut sum = 0.0;
+                for &i in &order {
+                    let e = w.entity(black_box(ids[i])).unwrap();
+                    sum += match i & 7 {
+                        0 => e.get::<C0>().unwrap().0,
+                        1 => e.get::<C1>().unwrap().0,
+                        2 => e.get::<C2>().unwrap().0,
+                        3 => e.get::<C3>().unwrap().0,
+                        4 => e.get::<C4>().unwrap().0,
+                        5 => e.get::<C5>().unwrap().0,
+                        6 => e.get::<C6>().unwrap().0,
+                        _ => e.get::<C7>().unwrap().0,
+                    };
+                }
+                black_box(sum);
+            }
+        }
+        "get_parent" | "get_exact" => {
+            let mut w = World::new();
+            let ids: Vec<EntityId> = w
+                .spawn_batch((0..N_ENTITIES).map(|i| {
+                    let v = i as f32;
+                    let m = AxisMoving {
+                        base: Moving { speed: v },
+                        vertical: false,
+                    };
+                    (C0(v), C1(v), C2(v), C3(v), m, C5(v), C6(v), C7(v))
+                }))
+                .unwrap();
+            let parent = scenario == "get_parent";
+            for _ in 0..reps {
+                let mut sum = 0.0;
+                for &i in &order {
+                    let e = w.entity(black_box(ids[i])).unwrap();
+                    sum += if parent {
+                        e.get::<Moving>().unwrap().speed
+                    } else {
+                        e.get::<AxisMoving>().unwrap().base.speed
+                    };
+                }
+                black_box(sum);
+            }
+        }
+        "get_all" => {
+            let mut w = World::new();
+            let ids = w
+                .spawn_batch((0..N_ENTITIES).map(|_| {
+                    let c = Collider { radius: 1.0 };
+                    (C0(0.0), c, C1(0.0), c, c)
+                }))
+                .unwrap();
+            for _ in 0..reps {
+                let mut sum = 0.0;
+                for &i in &order {
+                    let e = w.entity(black_box(ids[i])).unwrap();
+                    sum += e.get_all::<Collider>().map(|c| c.radius).sum::<f32>();
+                }
+                black_box(sum);
+            }
+        }
+        "simple_insert" => {
+            for _ in 0..reps {
+                black_box(simple::ours(N_ENTITIES, simple_bundle));
+            }
+        }
+        "simple_iter" => {
+            let mut w = simple::ours(N_ENTITIES, simple_bundle);
+            for _ in 0..reps {
+                w.for_each_pair_mut(|_, p: &mut Position, v: &mut Velocity| {
+                    for k in 0..3 {
+                        p.0[k] += v.0[k];
+                    }
+                })
+                .unwrap();
+            }
+        }
+        "frag_iter" => {
+            let mut w = frag::ours();
+            for _ in 0..reps * 100 {
+                for (_, d) in w.iter_mut::<Data>() {
+                    d.0 *= 2.0;
+                }
+            }
+        }
+        "add_remove" => {
+            let mut w = World::new();
+            let ids = w
+                .spawn_batch((0..N_ENTITIES).map(|_| (AddA(0.0),)))
+                .unwrap();
+            for _ in 0..reps {
+                for &id in &ids {
+                    w.entity_mut(id).unwrap().add(AddB(0.0)).unwrap();
+                }
+                for &id in &ids {
+                    w.entity_mut(id).unwrap().remove::<AddB>().unwrap();
+                }
+            }
+        }
+        other => panic!("unknown scenario {other}"),
+    }
+}

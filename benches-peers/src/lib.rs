@@ -1,0 +1,368 @@
+//! Shared fixtures for the peer comparison: component types (each derives the
+//! component trait of ecs-core *and* of bevy_ecs; hecs needs no derive), a
+//! tiny deterministic PRNG, a 4x4 matrix inverse, and the world builders used
+//! by both the criterion bench (`benches/peers.rs`) and the memory probe
+//! (`src/bin/memory.rs`).
+
+use bevy_ecs::component::Component as BevyComponent;
+use ecs_core::Component as OurComponent;
+
+/// Number of entities in the `get`, `get_all` and ecs_bench_suite 10k worlds.
+pub const N_ENTITIES: usize = 10_000;
+
+// ---------------------------------------------------------------- xorshift
+
+/// Marsaglia xorshift64: deterministic, no `rand` dependency.
+pub struct XorShift(u64);
+
+impl XorShift {
+    pub fn new(seed: u64) -> Self {
+        XorShift(seed.max(1))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// Fisher-Yates shuffle.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next_u64() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// `0..n` in a fixed shuffled order.
+pub fn shuffled_indices(n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    XorShift::new(0x9E37_79B9_7F4A_7C15).shuffle(&mut order);
+    order
+}
+
+// ---------------------------------------------------------------- math
+
+/// Column-major 4x4 matrix, like glam's `Mat4`.
+pub type Mat4 = [[f32; 4]; 4];
+
+pub const IDENTITY: Mat4 = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+/// Rotation about the X axis (what ecs_bench_suite's heavy_compute uses).
+pub fn rotation_x(angle: f32) -> Mat4 {
+    let (s, c) = angle.sin_cos();
+    [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, c, s, 0.0],
+        [0.0, -s, c, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+/// General 4x4 inverse by cofactors (the same algorithm glam/cgmath use).
+#[inline]
+pub fn inverse(m: &Mat4) -> Mat4 {
+    let [[m00, m01, m02, m03], [m10, m11, m12, m13], [m20, m21, m22, m23], [m30, m31, m32, m33]] =
+        *m;
+    let c00 = m22 * m33 - m32 * m23;
+    let c02 = m12 * m33 - m32 * m13;
+    let c03 = m12 * m23 - m22 * m13;
+    let c04 = m21 * m33 - m31 * m23;
+    let c06 = m11 * m33 - m31 * m13;
+    let c07 = m11 * m23 - m21 * m13;
+    let c08 = m21 * m32 - m31 * m22;
+    let c10 = m11 * m32 - m31 * m12;
+    let c11 = m11 * m22 - m21 * m12;
+    let c12 = m20 * m33 - m30 * m23;
+    let c14 = m10 * m33 - m30 * m13;
+    let c15 = m10 * m23 - m20 * m13;
+    let c16 = m20 * m32 - m30 * m22;
+    let c18 = m10 * m32 - m30 * m12;
+    let c19 = m10 * m22 - m20 * m12;
+    let c20 = m20 * m31 - m30 * m21;
+    let c22 = m10 * m31 - m30 * m11;
+    let c23 = m10 * m21 - m20 * m11;
+
+    let f0 = [c00, c00, c02, c03];
+    let f1 = [c04, c04, c06, c07];
+    let f2 = [c08, c08, c10, c11];
+    let f3 = [c12, c12, c14, c15];
+    let f4 = [c16, c16, c18, c19];
+    let f5 = [c20, c20, c22, c23];
+
+    let v0 = [m10, m00, m00, m00];
+    let v1 = [m11, m01, m01, m01];
+    let v2 = [m12, m02, m02, m02];
+    let v3 = [m13, m03, m03, m03];
+
+    let mut inv = [[0.0f32; 4]; 4];
+    let sign_a = [1.0, -1.0, 1.0, -1.0];
+    let sign_b = [-1.0, 1.0, -1.0, 1.0];
+    for k in 0..4 {
+        inv[0][k] = sign_a[k] * (v1[k] * f0[k] - v2[k] * f1[k] + v3[k] * f2[k]);
+        inv[1][k] = sign_b[k] * (v0[k] * f0[k] - v2[k] * f3[k] + v3[k] * f4[k]);
+        inv[2][k] = sign_a[k] * (v0[k] * f1[k] - v1[k] * f3[k] + v3[k] * f5[k]);
+        inv[3][k] = sign_b[k] * (v0[k] * f2[k] - v1[k] * f4[k] + v2[k] * f5[k]);
+    }
+    let det = m00 * inv[0][0] + m01 * inv[1][0] + m02 * inv[2][0] + m03 * inv[3][0];
+    let rcp = 1.0 / det;
+    for col in &mut inv {
+        for v in col {
+            *v *= rcp;
+        }
+    }
+    inv
+}
+
+/// `m * (v, 0)`: transforms a direction (glam's `transform_vector3`).
+#[inline]
+pub fn transform_vector3(m: &Mat4, v: [f32; 3]) -> [f32; 3] {
+    let mut out = [0.0; 3];
+    for (r, o) in out.iter_mut().enumerate() {
+        *o = m[0][r] * v[0] + m[1][r] * v[1] + m[2][r] * v[2];
+    }
+    out
+}
+
+/// The heavy_compute kernel: invert 100 times, then transform the position.
+#[inline]
+pub fn heavy_kernel(mat: &mut Mat4, pos: &mut [f32; 3]) {
+    for _ in 0..100 {
+        *mat = inverse(mat);
+    }
+    *pos = transform_vector3(mat, *pos);
+}
+
+// ---------------------------------------------------------------- components
+
+/// ecs_bench_suite's components (Transform(mat4x4), Position/Rotation/Velocity(vec3)).
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Transform(pub Mat4);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Position(pub [f32; 3]);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Rotation(pub [f32; 3]);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Velocity(pub [f32; 3]);
+
+/// Sum of the simple_insert components' sizes, for the memory target.
+pub const SIMPLE_COMPONENT_BYTES: usize = std::mem::size_of::<Transform>()
+    + std::mem::size_of::<Position>()
+    + std::mem::size_of::<Rotation>()
+    + std::mem::size_of::<Velocity>();
+
+/// One simple_insert entity.
+pub fn simple_bundle() -> (Transform, Position, Rotation, Velocity) {
+    (
+        Transform(IDENTITY),
+        Position([1.0, 0.0, 0.0]),
+        Rotation([1.0, 0.0, 0.0]),
+        Velocity([1.0, 0.0, 0.0]),
+    )
+}
+
+/// One heavy_compute entity.
+pub fn heavy_bundle() -> (Transform, Position, Rotation, Velocity) {
+    (
+        Transform(rotation_x(1.2)),
+        Position([1.0, 0.0, 0.0]),
+        Rotation([1.0, 0.0, 0.0]),
+        Velocity([1.0, 0.0, 0.0]),
+    )
+}
+
+/// Eight distinct small components for `get`.
+macro_rules! small_components {
+    ($($name:ident),*) => {$(
+        #[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+        pub struct $name(pub f32);
+    )*};
+}
+small_components!(C0, C1, C2, C3, C4, C5, C6, C7);
+
+/// The 8 small components of entity `i` (values differ per entity).
+pub fn eight_bundle(i: usize) -> (C0, C1, C2, C3, C4, C5, C6, C7) {
+    let v = i as f32;
+    (
+        C0(v),
+        C1(v + 1.0),
+        C2(v + 2.0),
+        C3(v + 3.0),
+        C4(v + 4.0),
+        C5(v + 5.0),
+        C6(v + 6.0),
+        C7(v + 7.0),
+    )
+}
+
+// The is-a pair of `get_via_parent` (ecs-core only: peers have no inheritance).
+#[derive(OurComponent, Clone, Copy, Debug)]
+pub struct Moving {
+    pub speed: f32,
+}
+
+#[derive(OurComponent, Clone, Copy, Debug)]
+#[component(parent = Moving)]
+pub struct AxisMoving {
+    pub base: Moving,
+    pub vertical: bool,
+}
+
+/// A `multiple` component: ecs-core stores several per entity.
+#[derive(OurComponent, Clone, Copy, Debug)]
+#[component(multiple)]
+pub struct Collider {
+    pub radius: f32,
+}
+
+/// bevy_ecs and hecs allow one component of a type per entity; the idiomatic
+/// equivalent of three `Collider`s is one component holding a `Vec`.
+#[derive(BevyComponent, Clone, Debug)]
+pub struct Colliders(pub Vec<Collider>);
+
+/// frag_iter: `Data` plus one of 26 marker types A..Z.
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Data(pub f32);
+
+/// Declares the 26 frag_iter types and `frag::{ours, bevy, hecs}`, which spawn
+/// 20 entities of each type, each also holding `Data(1.0)`.
+#[macro_export]
+macro_rules! frag_types {
+    ($($name:ident),*) => {$(
+        #[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+        pub struct $name(pub f32);
+    )*
+        /// Builds the frag_iter world for each library.
+        pub mod frag {
+            use super::*;
+            pub fn ours() -> ecs_core::World {
+                let mut w = ecs_core::World::new();
+                $( w.spawn_batch((0..20).map(|_| ($name(0.0), Data(1.0)))).unwrap(); )*
+                w
+            }
+            pub fn bevy() -> bevy_ecs::world::World {
+                let mut w = bevy_ecs::world::World::new();
+                $( w.spawn_batch((0..20).map(|_| ($name(0.0), Data(1.0)))); )*
+                w
+            }
+            pub fn hecs() -> hecs::World {
+                let mut w = hecs::World::new();
+                $( w.spawn_batch((0..20).map(|_| ($name(0.0), Data(1.0)))); )*
+                w
+            }
+        }
+    };
+}
+frag_types!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z);
+
+/// add_remove's two components.
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct AddA(pub f32);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct AddB(pub f32);
+
+// ---------------------------------------------------------------- builders
+
+/// The simple_insert world, built idiomatically by each library.
+pub mod simple {
+    use super::*;
+
+    /// ours: `spawn_batch` (reserves every column from the size hint).
+    pub fn ours(
+        n: usize,
+        bundle: fn() -> (Transform, Position, Rotation, Velocity),
+    ) -> ecs_core::World {
+        let mut w = ecs_core::World::new();
+        w.spawn_batch((0..n).map(|_| bundle())).unwrap();
+        w
+    }
+
+    /// ours without any reservation: `spawn` + four `add`s per entity.
+    pub fn ours_unreserved(n: usize) -> ecs_core::World {
+        let mut w = ecs_core::World::new();
+        for _ in 0..n {
+            let id = w.spawn();
+            let mut e = w.entity_mut(id).unwrap();
+            let (t, p, r, v) = simple_bundle();
+            e.add(t).unwrap();
+            e.add(p).unwrap();
+            e.add(r).unwrap();
+            e.add(v).unwrap();
+        }
+        w
+    }
+
+    pub fn bevy(
+        n: usize,
+        bundle: fn() -> (Transform, Position, Rotation, Velocity),
+    ) -> bevy_ecs::world::World {
+        let mut w = bevy_ecs::world::World::new();
+        w.spawn_batch((0..n).map(|_| bundle()));
+        w
+    }
+
+    pub fn hecs(
+        n: usize,
+        bundle: fn() -> (Transform, Position, Rotation, Velocity),
+    ) -> hecs::World {
+        let mut w = hecs::World::new();
+        w.spawn_batch((0..n).map(|_| bundle()));
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
+        let mut out = [[0.0; 4]; 4];
+        for (c, col) in out.iter_mut().enumerate() {
+            for (r, v) in col.iter_mut().enumerate() {
+                *v = (0..4).map(|k| a[k][r] * b[c][k]).sum();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn inverse_times_matrix_is_identity() {
+        let mut m = rotation_x(1.2);
+        m[3] = [1.0, 2.0, 3.0, 1.0];
+        m[0][0] = 2.0;
+        let p = mul(&inverse(&m), &m);
+        for c in 0..4 {
+            for r in 0..4 {
+                assert!((p[c][r] - IDENTITY[c][r]).abs() < 1e-5, "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn heavy_kernel_round_trips() {
+        let mut m = rotation_x(1.2);
+        let mut pos = [1.0, 0.0, 0.0];
+        heavy_kernel(&mut m, &mut pos);
+        assert!(
+            (pos[0] - 1.0).abs() < 1e-4 && pos[1].abs() < 1e-4,
+            "{pos:?}"
+        );
+    }
+
+    #[test]
+    fn shuffle_is_a_permutation() {
+        let mut o = shuffled_indices(1000);
+        assert_ne!(o[..10], (0..10).collect::<Vec<_>>()[..]);
+        o.sort_unstable();
+        assert_eq!(o, (0..1000).collect::<Vec<_>>());
+    }
+}
