@@ -88,7 +88,7 @@ fn main() -> Result<(), Error> {
 
     // Three frames of movement: every Position with something that is-a Moving.
     for frame in 1..=3 {
-        world.for_each_pair_mut(|_, pos: &mut Position, moving: &mut Moving| {
+        world.for_each_pair_mut(|pos: &mut Position, moving: &mut Moving| {
             pos.x += moving.speed;
             pos.y += moving.speed / 2.0;
         })?;

@@ -92,7 +92,7 @@ fn pairs_join_only_entities_holding_both() {
     assert_eq!(pos(&world, only_pos), Some(Position(7.0)));
 
     let n = world
-        .for_each_pair_mut(|_, pos: &mut Position, vel: &mut Velocity| {
+        .for_each_pair_mut(|pos: &mut Position, vel: &mut Velocity| {
             pos.0 += vel.0;
             vel.0 = 0.0;
         })
@@ -120,7 +120,7 @@ fn pairs_find_the_second_type_through_its_parent() {
         pos.0 += moving.speed;
     }
     world
-        .for_each_pair_mut(|_, pos: &mut Position, moving: &mut Moving| {
+        .for_each_pair_mut(|pos: &mut Position, moving: &mut Moving| {
             pos.0 += moving.speed;
             moving.speed = 0.0;
         })
@@ -147,10 +147,10 @@ fn pairs_of_related_types_are_a_conflict() {
         }
     );
     assert!(world
-        .for_each_pair_mut(|_, _: &mut Moving, _: &mut AxisMoving| {})
+        .for_each_pair_mut(|_: &mut Moving, _: &mut AxisMoving| {})
         .is_err());
     assert!(world
-        .for_each_pair_mut(|_, _: &mut Moving, _: &mut Moving| {})
+        .for_each_pair_mut(|_: &mut Moving, _: &mut Moving| {})
         .is_err());
 }
 
@@ -161,7 +161,7 @@ fn parallel_pairs_visit_every_entity_once() {
         .spawn_batch((0..1000).map(|i| (Position(i as f32), Velocity(1.0))))
         .unwrap();
     let n = world
-        .par_for_each_pair_mut(|_, pos: &mut Position, vel: &mut Velocity| {
+        .par_for_each_pair_mut(|pos: &mut Position, vel: &mut Velocity| {
             pos.0 += vel.0;
         })
         .unwrap();
@@ -171,7 +171,7 @@ fn parallel_pairs_visit_every_entity_once() {
     // Misaligned rows fall back to the sequential loop and still visit all.
     let extra = world.spawn_with((Velocity(1.0), Position(0.0))).unwrap();
     let n = world
-        .par_for_each_pair_mut(|_, pos: &mut Position, vel: &mut Velocity| {
+        .par_for_each_pair_mut(|pos: &mut Position, vel: &mut Velocity| {
             pos.0 += vel.0;
         })
         .unwrap();

@@ -264,7 +264,7 @@ fn bench_simple_iter(c: &mut Criterion) {
         group.bench_function("ours", |b| {
             b.iter(|| {
                 world
-                    .for_each_pair_mut(|_, p: &mut Position, v: &mut Velocity| {
+                    .for_each_pair_mut(|p: &mut Position, v: &mut Velocity| {
                         add_assign(&mut p.0, &v.0)
                     })
                     .unwrap()
@@ -326,9 +326,7 @@ fn bench_frag_iter(c: &mut Criterion) {
         let mut world = frag::ours();
         group.bench_function("ours", |b| {
             b.iter(|| {
-                for (_, d) in world.iter_mut::<Data>() {
-                    d.0 *= 2.0;
-                }
+                world.for_each_mut(|d: &mut Data| d.0 *= 2.0);
             })
         });
     }
@@ -429,7 +427,7 @@ fn bench_heavy_compute(c: &mut Criterion) {
         group.bench_function("ours", |b| {
             b.iter(|| {
                 world
-                    .par_for_each_pair_mut(|_, m: &mut Transform, p: &mut Position| {
+                    .par_for_each_pair_mut(|m: &mut Transform, p: &mut Position| {
                         heavy_kernel(&mut m.0, &mut p.0)
                     })
                     .unwrap()

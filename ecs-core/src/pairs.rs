@@ -91,7 +91,10 @@ impl World {
 
     /// Calls `f` with `A` and the first component that is-a `B`, both
     /// mutable, for every entity holding a component of exactly type `A` and
-    /// one that is-a `B`; returns how many entities were visited.
+    /// one that is-a `B`; returns how many entities were visited. The
+    /// fastest per-type loop: when the two columns line up (entities spawned
+    /// alike) it is a plain zip of two slices. Use
+    /// [`World::iter_pairs_mut`] when the entity ids are needed.
     ///
     /// # Errors
     /// [`Error::ConflictingAccess`] when `A` is-a `B` or `B` is-a `A`.
@@ -104,7 +107,7 @@ impl World {
     /// struct Velocity(f32);
     /// let mut world = World::new();
     /// world.spawn_with((Position(1.0), Velocity(0.5)))?;
-    /// let visited = world.for_each_pair_mut(|_, pos: &mut Position, vel: &mut Velocity| {
+    /// let visited = world.for_each_pair_mut(|pos: &mut Position, vel: &mut Velocity| {
     ///     pos.0 += vel.0;
     ///     vel.0 *= 0.5;
     /// })?;
@@ -115,7 +118,7 @@ impl World {
     where
         A: Component,
         B: Component,
-        F: FnMut(EntityId, &mut A, &mut B),
+        F: FnMut(&mut A, &mut B),
     {
         let Some(split) = self.split_pair::<A, B>()? else {
             return Ok(0);
@@ -127,16 +130,22 @@ impl World {
             types,
             b,
         } = split;
-        let id = |index: u32| EntityId {
-            index,
-            generation: entities[index as usize].generation,
-        };
         let mut visited = 0;
-        let a_rows = a_column.data.iter_mut().zip(&a_column.owners);
+        let len = a_column.data.len();
         let mut others = match b_access {
             BAccess::Search(others) => others,
             BAccess::Exact(None) => return Ok(0),
+            BAccess::Exact(Some(b_column))
+                if b_column.owners.get(..len) == Some(&a_column.owners) =>
+            {
+                // Rows line up: one comparison of the owner lists, then a zip.
+                for (a, b) in a_column.data.iter_mut().zip(&mut b_column.data) {
+                    f(a, b);
+                }
+                return Ok(len);
+            }
             BAccess::Exact(Some(b_column)) => {
+                let a_rows = a_column.data.iter_mut().zip(&a_column.owners);
                 for (row, (a, &owner)) in a_rows.enumerate() {
                     let b_row = if b_column.owners.get(row) == Some(&owner) {
                         Some(row)
@@ -149,14 +158,14 @@ impl World {
                             .map(|c| c.row as usize)
                     };
                     if let Some(b_row) = b_row {
-                        f(id(owner), a, &mut b_column.data[b_row]);
+                        f(a, &mut b_column.data[b_row]);
                         visited += 1;
                     }
                 }
                 return Ok(visited);
             }
         };
-        for (a, &owner) in a_rows {
+        for (a, &owner) in a_column.data.iter_mut().zip(&a_column.owners) {
             let list = entities[owner as usize].components.as_slice();
             let Some(comp) = list.iter().find(|c| types[c.ty as usize].is_a(c.ty, b)) else {
                 continue;
@@ -172,7 +181,7 @@ impl World {
                     .and_then(|any| any.downcast_mut::<B>())
             };
             if let Some(found) = found {
-                f(id(owner), a, found);
+                f(a, found);
                 visited += 1;
             }
         }
@@ -192,7 +201,7 @@ impl World {
     where
         A: Component,
         B: Component,
-        F: Fn(EntityId, &mut A, &mut B) + Sync,
+        F: Fn(&mut A, &mut B) + Sync,
     {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         {
@@ -200,10 +209,7 @@ impl World {
                 return Ok(0);
             };
             let SplitPair {
-                a_column,
-                b_access,
-                entities,
-                ..
+                a_column, b_access, ..
             } = split;
             let b_exact = match b_access {
                 BAccess::Exact(column) => column,
@@ -221,20 +227,10 @@ impl World {
                 std::thread::scope(|scope| {
                     let a_chunks = a_column.data.chunks_mut(chunk);
                     let b_chunks = b_column.data[..len].chunks_mut(chunk);
-                    for ((a, b), owners) in
-                        a_chunks.zip(b_chunks).zip(a_column.owners.chunks(chunk))
-                    {
+                    for (a, b) in a_chunks.zip(b_chunks) {
                         scope.spawn(move || {
-                            for ((a, b), &owner) in a.iter_mut().zip(b).zip(owners) {
-                                let generation = entities[owner as usize].generation;
-                                f(
-                                    EntityId {
-                                        index: owner,
-                                        generation,
-                                    },
-                                    a,
-                                    b,
-                                );
+                            for (a, b) in a.iter_mut().zip(b) {
+                                f(a, b);
                             }
                         });
                     }

@@ -44,6 +44,41 @@ impl World {
         rows.map(move |(owner, _, c)| (id_in(entities, owner), c))
     }
 
+    /// Calls `f` on every component that is-a `T`, in [`World::iter`] order:
+    /// the fastest whole-world loop over one type (no entity ids).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Data(f32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..3).map(|i| (Data(i as f32),)))?;
+    /// world.for_each_mut(|d: &mut Data| d.0 *= 2.0);
+    /// assert_eq!(world.iter::<Data>().map(|(_, d)| d.0).sum::<f32>(), 6.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn for_each_mut<T: Component>(&mut self, mut f: impl FnMut(&mut T)) {
+        let Some(t) = self.type_idx::<T>() else {
+            return;
+        };
+        let World { types, columns, .. } = self;
+        // Ancestors are registered before their descendants, so `T`'s own
+        // column comes first, as in `iter`.
+        for (ty, column) in columns.iter_mut().enumerate() {
+            let Some(column) = column.as_deref_mut() else {
+                continue;
+            };
+            if ty as TypeIdx == t {
+                typed_mut::<T>(column).data.iter_mut().for_each(&mut f);
+            } else if types[ty].is_a(ty as TypeIdx, t) {
+                column
+                    .iter_upcast_mut(TypeId::of::<T>())
+                    .filter_map(|(_, _, any)| any.downcast_mut::<T>())
+                    .for_each(&mut f);
+            }
+        }
+    }
+
     /// Mutable twin of [`World::iter_active`].
     pub fn iter_active_mut<T: Component>(
         &mut self,

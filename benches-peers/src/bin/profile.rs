@@ -93,7 +93,7 @@ fn main() {
         "simple_iter" => {
             let mut w = simple::ours(N_ENTITIES, simple_bundle);
             for _ in 0..reps {
-                w.for_each_pair_mut(|_, p: &mut Position, v: &mut Velocity| {
+                w.for_each_pair_mut(|p: &mut Position, v: &mut Velocity| {
                     for k in 0..3 {
                         p.0[k] += v.0[k];
                     }
@@ -104,9 +104,7 @@ fn main() {
         "frag_iter" => {
             let mut w = frag::ours();
             for _ in 0..reps * 100 {
-                for (_, d) in w.iter_mut::<Data>() {
-                    d.0 *= 2.0;
-                }
+                w.for_each_mut(|d: &mut Data| d.0 *= 2.0);
             }
         }
         "add_remove" => {
