@@ -130,7 +130,7 @@ impl BehaviourFns {
 /// Runs `f` with `T`'s column taken out of the world, so `f` can hand the
 /// world to a [`Context`] while holding `&mut T`; puts the column back even
 /// when `f` panics.
-fn with_column_out<T: Component, R>(
+pub(crate) fn with_column_out<T: Component, R>(
     world: &mut World,
     ty: TypeIdx,
     f: impl FnOnce(&mut World, &mut Column<T>) -> R,

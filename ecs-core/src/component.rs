@@ -70,6 +70,13 @@ pub trait Component: Send + Sync + 'static + Sized {
     fn __upcast_mut(&mut self, target: TypeId) -> Option<&mut dyn Any>;
 
     #[doc(hidden)]
+    /// The receiver of message type `message`, from `receives(...)`.
+    fn __receiver(message: TypeId) -> Option<crate::message::ReceiverFn> {
+        let _ = message;
+        None
+    }
+
+    #[doc(hidden)]
     /// The type's process-wide number, when the derive could cache it in a
     /// `static` (non-generic types).
     #[inline]

@@ -37,6 +37,15 @@ pub enum Error {
         instance: crate::InstanceId,
     },
 
+    /// The parent link would make a cycle (an entity its own ancestor).
+    #[error("cannot make {parent:?} the parent of {child:?}: {parent:?} is {child:?} itself or one of its descendants; detach it first with `clear_parent`")]
+    HierarchyCycle {
+        /// The entity that was to get a parent.
+        child: EntityId,
+        /// The would-be parent.
+        parent: EntityId,
+    },
+
     /// A behaviour asked its context for a component the entity lacks.
     #[error("entity {entity:?} has no component that is-a `{wanted}`; add one, or check with `ctx.has::<{wanted}>()` first")]
     MissingComponent {

@@ -46,14 +46,17 @@ mod debug;
 mod entity;
 mod entity_ref;
 mod error;
+mod hierarchy;
 mod instance;
 mod lookup;
+mod message;
 mod names;
 mod pairs;
 mod query;
 mod registry;
 mod removal;
 mod require;
+mod search;
 mod state;
 mod storage;
 mod world;
@@ -67,7 +70,9 @@ pub use entity::EntityId;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
 pub use instance::{ComponentInfo, Handle, InstanceId};
+pub use message::Receive;
 pub use pairs::PairsMut;
+pub use search::TreeFilter;
 pub use state::{Filter, DEFAULT_LAYERS};
 pub use world::World;
 
@@ -75,7 +80,7 @@ pub use world::World;
 pub mod prelude {
     pub use crate::{
         Behaviour, Bundle, Commands, Component, ComponentKey, Context, EntityId, EntityMut,
-        EntityRef, Error, Filter, Handle, InstanceId, World,
+        EntityRef, Error, Filter, Handle, InstanceId, Receive, TreeFilter, World,
     };
 }
 
@@ -85,6 +90,7 @@ pub mod __private {
     pub use crate::behaviour::BehaviourFns;
     pub use crate::component::KeyChain;
     pub use crate::debug::{DebugProbe, NoDebug, ViaDebug};
+    pub use crate::message::{DeclaresReceive, ReceiverFn};
     pub use crate::registry::TypeNumberCell;
     pub use crate::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};

@@ -21,6 +21,8 @@ pub(crate) struct TypeInfo {
     pub next_serial: u32,
     /// Entry points when the type is a behaviour.
     pub behaviour: Option<crate::behaviour::BehaviourFns>,
+    /// The type's message dispatch table.
+    pub receiver: crate::message::ReceiverLookup,
 }
 
 impl TypeInfo {
@@ -80,6 +82,7 @@ pub struct World {
     free: Vec<u32>,
     live: usize,
     pub(crate) names: crate::names::Names,
+    pub(crate) hierarchy: crate::hierarchy::Hierarchy,
     /// Layer masks by slot; slots past the end have the default layers, so a
     /// world that never sets a layer pays nothing for them.
     pub(crate) layers: Vec<u32>,
@@ -151,13 +154,23 @@ impl World {
         }
     }
 
-    /// Removes an entity and drops all its components (last added first).
+    /// Removes an entity and its whole subtree, children before parents
+    /// (post-order), dropping each entity's components last added first.
+    /// Each component's `on_disable`/`on_detach` hooks run before it goes.
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
     pub fn despawn(&mut self, id: EntityId) -> Result<(), Error> {
         self.check(id)?;
-        let index = id.index;
+        let subtree = self.hierarchy.subtree(id.index);
+        for &index in subtree.iter().rev() {
+            self.despawn_one(index);
+        }
+        Ok(())
+    }
+
+    /// Despawns the live entity in slot `index`, whose children are gone.
+    fn despawn_one(&mut self, index: u32) {
         // Rows move into the trash first (the entity's own list stays in
         // place, so rows of its other components can be repointed); values
         // are dropped only once the world is consistent, so a panicking
@@ -182,12 +195,12 @@ impl World {
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(index);
         self.names.set(index, None);
+        self.hierarchy.detach(index);
         if let Some(layers) = self.layers.get_mut(index as usize) {
             *layers = crate::DEFAULT_LAYERS;
         }
         self.live -= 1;
         self.empty_trash(&touched);
-        Ok(())
     }
 
     /// `true` when `id` names a live entity of this world.
@@ -297,6 +310,7 @@ impl World {
                         has_descendants: false,
                         next_serial: 0,
                         behaviour: None,
+                        receiver: |_| None,
                     });
                     self.columns.push(None);
                     self.type_index.insert(key.type_id(), ty);
@@ -314,6 +328,7 @@ impl World {
         }
         let own = indices[0];
         self.types[own as usize].behaviour = C::__BEHAVIOUR;
+        self.types[own as usize].receiver = C::__receiver;
         self.columns[own as usize].get_or_insert_with(|| Box::new(Column::<C>::new()));
         own
     }

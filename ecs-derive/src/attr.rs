@@ -22,9 +22,11 @@ pub const NAME: &str = "name";
 pub const REQUIRES: &str = "requires";
 /// `#[component(behaviour)]`: updated by `World::update`, has hooks.
 pub const BEHAVIOUR: &str = "behaviour";
+/// `#[component(receives(TakeDamage, Heal))]`: message types it handles.
+pub const RECEIVES: &str = "receives";
 
 /// The keys accepted on the type, in the order the messages list them.
-const CONTAINER_KEYS: &[&str] = &[PARENT, MULTIPLE, NAME, REQUIRES, BEHAVIOUR];
+const CONTAINER_KEYS: &[&str] = &[PARENT, MULTIPLE, NAME, REQUIRES, BEHAVIOUR, RECEIVES];
 /// The keys accepted on a field.
 const FIELD_KEYS: &[&str] = &[PARENT];
 
@@ -40,6 +42,8 @@ pub struct Container {
     pub requires: Vec<Type>,
     /// `behaviour`: the key's span.
     pub behaviour: Option<Span>,
+    /// `receives(A, B)`: the message types, in order.
+    pub receives: Vec<Type>,
 }
 
 /// `#[component(...)]` on a field.
@@ -89,6 +93,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
     let mut name = Attr::none(cx, NAME);
     let mut requires = Attr::none(cx, REQUIRES);
     let mut behaviour = Attr::none(cx, BEHAVIOUR);
+    let mut receives = Attr::none(cx, RECEIVES);
 
     for attr in component_attrs(cx, attrs) {
         let result = attr.parse_nested_meta(|meta| {
@@ -110,23 +115,14 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                 // #[component(behaviour)]
                 no_value(&meta, "`#[component(behaviour)]`")?;
                 behaviour.set(&meta.path, key_span(&meta));
+            } else if meta.path.is_ident(RECEIVES) {
+                // #[component(receives(TakeDamage, Heal))]
+                let types = type_list(cx, &meta, "receives", "TakeDamage, Heal")?;
+                receives.set(&meta.path, types);
             } else if meta.path.is_ident(REQUIRES) {
                 // #[component(requires(Transform, Health))]
-                if !meta.input.peek(syn::token::Paren) {
-                    return Err(meta.error(
-                        "`requires` takes a list of component types: write `#[component(requires(Transform, Health))]`",
-                    ));
-                }
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let types = content.parse_terminated(Type::parse, Token![,])?;
-                if types.is_empty() {
-                    cx.error_spanned_by(
-                        &meta.path,
-                        "`requires()` names no component: list at least one, e.g. `requires(Transform)`, or remove it",
-                    );
-                }
-                requires.set(&meta.path, types.into_iter().collect::<Vec<Type>>());
+                let types = type_list(cx, &meta, "requires", "Transform, Health")?;
+                requires.set(&meta.path, types);
             } else if meta.path.is_ident(NAME) {
                 // #[component(name = "Axis")]
                 if !meta.input.peek(Token![=]) {
@@ -155,7 +151,36 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
         name: name.get(),
         requires: requires.get().unwrap_or_default(),
         behaviour: behaviour.get(),
+        receives: receives.get().unwrap_or_default(),
     }
+}
+
+/// `key(A, B)`: a parenthesized, non-empty list of types. `example` is what
+/// the messages suggest writing inside the parentheses.
+fn type_list(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+    example: &str,
+) -> syn::Result<Vec<Type>> {
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!(
+            "`{key}` takes a list of types: write `#[component({key}({example}))]`"
+        )));
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let types = content.parse_terminated(Type::parse, Token![,])?;
+    if types.is_empty() {
+        let first = example.split(',').next().unwrap_or(example);
+        cx.error_spanned_by(
+            &meta.path,
+            format!(
+                "`{key}()` names no type: list at least one, e.g. `{key}({first})`, or remove it"
+            ),
+        );
+    }
+    Ok(types.into_iter().collect())
 }
 
 /// Parses every `#[component(...)]` on one field; errors go to `cx`.

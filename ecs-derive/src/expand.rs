@@ -165,6 +165,34 @@ fn impl_block(
             }
         }
     });
+    // The dispatch table: one `TypeId` comparison per declared message type,
+    // each spanned on the type so a missing `impl Receive<M>` points at it.
+    let receivers = input.attrs.receives.iter().map(|ty| {
+        quote_spanned! {ty.span()=>
+            if message == ::ecs_core::__private::TypeId::of::<#ty>() {
+                return ::core::option::Option::Some(
+                    ::ecs_core::__private::ReceiverFn::of::<Self, #ty>(),
+                );
+            }
+        }
+    });
+    let receiver_fn = (!input.attrs.receives.is_empty()).then(|| {
+        quote! {
+            #[doc(hidden)]
+            fn __receiver(
+                message: ::ecs_core::__private::TypeId,
+            ) -> ::core::option::Option<::ecs_core::__private::ReceiverFn> {
+                #(#receivers)*
+                ::core::option::Option::None
+            }
+        }
+    });
+    let declarations = input.attrs.receives.iter().map(|ty| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::DeclaresReceive<#ty> for #ident #ty_generics #where_clause {}
+        }
+    });
     // Each `require::<R>()` carries the span of `R`, so "cannot be required"
     // points at the type the user named.
     let own_requirements = input
@@ -183,6 +211,7 @@ fn impl_block(
             };
             #behaviour
             #type_number
+            #receiver_fn
 
             fn is_derived_from(key: ::ecs_core::ComponentKey) -> ::core::primitive::bool {
                 key == ::ecs_core::ComponentKey::of::<Self>() #is_derived_from
@@ -225,6 +254,7 @@ fn impl_block(
                 }
             }
         }
+        #(#declarations)*
     }
 }
 

@@ -1,0 +1,187 @@
+//! The scene graph: parent/child links between entities (seed 004, Unity's
+//! Transform hierarchy). Children keep the order they were attached in.
+
+use crate::world::World;
+use crate::{EntityId, EntityMut, EntityRef, Error};
+
+const NO_PARENT: u32 = u32::MAX;
+
+#[derive(Debug, Clone)]
+struct Node {
+    parent: u32,
+    children: Vec<u32>,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Node {
+            parent: NO_PARENT,
+            children: Vec::new(),
+        }
+    }
+}
+
+/// Links by entity slot; grown only when links are made, so worlds without a
+/// hierarchy pay nothing for it.
+#[derive(Debug, Default)]
+pub(crate) struct Hierarchy {
+    nodes: Vec<Node>,
+}
+
+impl Hierarchy {
+    pub fn parent(&self, index: u32) -> Option<u32> {
+        let parent = self.nodes.get(index as usize)?.parent;
+        (parent != NO_PARENT).then_some(parent)
+    }
+
+    pub fn children(&self, index: u32) -> &[u32] {
+        self.nodes.get(index as usize).map_or(&[], |n| &n.children)
+    }
+
+    fn node_mut(&mut self, index: u32) -> &mut Node {
+        let i = index as usize;
+        if self.nodes.len() <= i {
+            self.nodes.resize_with(i + 1, Node::default);
+        }
+        &mut self.nodes[i]
+    }
+
+    /// Unlinks `child` from its parent, if any.
+    pub fn detach(&mut self, child: u32) {
+        if let Some(parent) = self.parent(child) {
+            self.node_mut(parent).children.retain(|&c| c != child);
+            self.node_mut(child).parent = NO_PARENT;
+        }
+    }
+
+    /// Links `child` under `parent`, last among its children; the caller has
+    /// ruled out cycles.
+    fn attach(&mut self, child: u32, parent: u32) {
+        self.detach(child);
+        self.node_mut(child).parent = parent;
+        self.node_mut(parent).children.push(child);
+    }
+
+    /// `index` and its descendants, depth-first, parents before children,
+    /// children in attach order.
+    pub fn subtree(&self, index: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut stack = vec![index];
+        while let Some(i) = stack.pop() {
+            out.push(i);
+            stack.extend(self.children(i).iter().rev());
+        }
+        out
+    }
+
+    /// The parent, grandparent, ... of `index`.
+    pub fn ancestors(&self, index: u32) -> impl Iterator<Item = u32> + '_ {
+        std::iter::successors(self.parent(index), move |&i| self.parent(i))
+    }
+}
+
+impl World {
+    /// Makes `parent` the parent of `child`; `child` becomes its last child.
+    /// Reparenting moves the whole subtree.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id, [`Error::HierarchyCycle`] when
+    /// `parent` is `child` or one of its descendants. Nothing changes then.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_named("wheel");
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.entity(wheel)?.parent(), Some(car));
+    /// assert!(world.set_parent(car, wheel).is_err(), "a cycle");
+    /// world.despawn(car)?;
+    /// assert!(!world.contains(wheel), "despawn takes the subtree");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn set_parent(&mut self, child: EntityId, parent: EntityId) -> Result<(), Error> {
+        self.check(child)?;
+        self.check(parent)?;
+        let cycle = child == parent
+            || self
+                .hierarchy
+                .ancestors(parent.index)
+                .any(|a| a == child.index);
+        if cycle {
+            return Err(Error::HierarchyCycle { child, parent });
+        }
+        self.hierarchy.attach(child.index, parent.index);
+        Ok(())
+    }
+
+    /// Makes `child` a root again.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    pub fn clear_parent(&mut self, child: EntityId) -> Result<(), Error> {
+        self.check(child)?;
+        self.hierarchy.detach(child.index);
+        Ok(())
+    }
+
+    /// Live entities without a parent, in slot order.
+    pub fn roots(&self) -> impl Iterator<Item = EntityId> + '_ {
+        self.iter_ids()
+            .filter(|id| self.hierarchy.parent(id.index).is_none())
+    }
+}
+
+impl<'w> EntityRef<'w> {
+    /// The parent entity, if any.
+    pub fn parent(&self) -> Option<EntityId> {
+        let world = self.world();
+        world
+            .hierarchy
+            .parent(self.id().index)
+            .map(|i| world.id_at(i))
+    }
+
+    /// The children, in the order they were attached.
+    pub fn children(&self) -> impl Iterator<Item = EntityId> + 'w {
+        let world = self.world();
+        world
+            .hierarchy
+            .children(self.id().index)
+            .iter()
+            .map(|&i| world.id_at(i))
+    }
+
+    /// Parent, grandparent, ..., up to the root.
+    pub fn ancestors(&self) -> impl Iterator<Item = EntityId> + 'w {
+        let world = self.world();
+        world
+            .hierarchy
+            .ancestors(self.id().index)
+            .map(|i| world.id_at(i))
+    }
+
+    /// Every descendant, depth-first: a child, then its subtree, then the
+    /// next child (pre-order, children in attach order); not the entity itself.
+    pub fn descendants(&self) -> impl Iterator<Item = EntityId> + 'w {
+        let world = self.world();
+        world
+            .hierarchy
+            .subtree(self.id().index)
+            .into_iter()
+            .skip(1)
+            .map(|i| world.id_at(i))
+    }
+}
+
+impl EntityMut<'_> {
+    /// The parent entity, if any.
+    pub fn parent(&self) -> Option<EntityId> {
+        self.as_ref().parent()
+    }
+
+    /// The children, in the order they were attached.
+    pub fn children(&self) -> Vec<EntityId> {
+        self.as_ref().children().collect()
+    }
+}

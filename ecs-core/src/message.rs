@@ -1,0 +1,155 @@
+//! Typed messages: send to one entity, broadcast down its subtree, or send
+//! up to its ancestors (Unity's `SendMessage`, `BroadcastMessage`,
+//! `SendMessageUpwards`), dispatched through tables the derive generates.
+
+use std::any::{Any, TypeId};
+
+use crate::behaviour::with_column_out;
+use crate::context::Context;
+use crate::entity::TypeIdx;
+use crate::storage::DISABLED;
+use crate::world::World;
+use crate::{Component, EntityId, Error};
+
+/// Handles messages of type `M`. Declare it on the type too, with
+/// `#[component(receives(M))]`: the derive builds the dispatch table from
+/// that list, and a missing declaration or a missing impl is a compile
+/// error.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// struct TakeDamage(u32);
+///
+/// #[derive(Component)]
+/// #[component(receives(TakeDamage))]
+/// struct Health(u32);
+///
+/// impl Receive<TakeDamage> for Health {
+///     fn receive(&mut self, hit: &TakeDamage, _ctx: &mut Context<'_>) {
+///         self.0 = self.0.saturating_sub(hit.0);
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// let id = world.spawn_with((Health(10),))?;
+/// assert_eq!(world.send(id, &TakeDamage(3))?, 1);
+/// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 7);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` declares `receives({M})` but does not implement `Receive<{M}>`",
+    label = "`{Self}` needs `impl Receive<{M}>`",
+    note = "add `impl ecs_core::Receive<{M}> for {Self} {{ fn receive(&mut self, message: &{M}, ctx: &mut ecs_core::Context<'_>) {{ /* ... */ }} }}`, or remove `{M}` from `receives(...)`"
+)]
+pub trait Receive<M: 'static>: Component + DeclaresReceive<M> {
+    /// Called once per delivery; `ctx` reaches the entity's other
+    /// components under the same rules as `update`.
+    fn receive(&mut self, message: &M, ctx: &mut Context<'_>);
+}
+
+/// Implemented by the derive for each type listed in `receives(...)`.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` implements `Receive<{M}>` but does not declare it",
+    label = "not listed in `receives(...)`",
+    note = "add `{M}` to `#[component(receives(...))]` on `{Self}`, so the derive puts it in the dispatch table"
+)]
+pub trait DeclaresReceive<M> {}
+
+/// The entry point delivering one message type to one component type.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct ReceiverFn(fn(&mut World, TypeIdx, u32, &dyn Any));
+
+impl ReceiverFn {
+    /// Delivers `M` to `C`.
+    pub const fn of<C: Receive<M>, M: 'static>() -> Self {
+        ReceiverFn(deliver::<C, M>)
+    }
+}
+
+fn deliver<C: Receive<M>, M: 'static>(world: &mut World, ty: TypeIdx, row: u32, message: &dyn Any) {
+    let Some(message) = message.downcast_ref::<M>() else {
+        return;
+    };
+    with_column_out::<C, _>(world, ty, |world, column| {
+        let owner = column.owners[row as usize];
+        let mut ctx = Context::new(world, owner, ty);
+        column.data[row as usize].receive(message, &mut ctx);
+    });
+}
+
+/// A component type's dispatch table: the receiver for a message type.
+pub(crate) type ReceiverLookup = fn(TypeId) -> Option<ReceiverFn>;
+
+impl World {
+    /// Delivers `message` to every enabled component of `id` that receives
+    /// `M`, in insertion order; returns how many handled it. Nothing is
+    /// delivered to a disabled or killed entity. Changes receivers queue
+    /// through `ctx.commands()` are applied before this returns.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    pub fn send<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
+        self.check(id)?;
+        Ok(self.deliver_along(&[id.index], message))
+    }
+
+    /// Like [`World::send`], to `id` and then its descendants, depth-first
+    /// (the order of [`EntityRef::descendants`](crate::EntityRef::descendants)).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    pub fn broadcast<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
+        self.check(id)?;
+        let order = self.hierarchy.subtree(id.index);
+        Ok(self.deliver_along(&order, message))
+    }
+
+    /// Like [`World::send`], to `id` and then its parent, grandparent, ...
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    pub fn send_upwards<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
+        self.check(id)?;
+        let order: Vec<u32> = std::iter::once(id.index)
+            .chain(self.hierarchy.ancestors(id.index))
+            .collect();
+        Ok(self.deliver_along(&order, message))
+    }
+
+    fn deliver_along<M: 'static>(&mut self, order: &[u32], message: &M) -> usize {
+        // One lookup per component type, not per component.
+        let table: Vec<Option<ReceiverFn>> = self
+            .types
+            .iter()
+            .map(|info| (info.receiver)(TypeId::of::<M>()))
+            .collect();
+        if table.iter().all(Option::is_none) {
+            return 0;
+        }
+        let mut handled = 0;
+        for &index in order {
+            if !self.entities[index as usize].is_active() {
+                continue;
+            }
+            // Receivers cannot add or remove components (changes are
+            // queued), so positions stay valid while we walk the list.
+            for pos in 0..self.entities[index as usize].components.len() {
+                let c = self.entities[index as usize].components.as_slice()[pos];
+                let Some(receiver) = table[c.ty as usize] else {
+                    continue;
+                };
+                let enabled = self.columns[c.ty as usize]
+                    .as_deref()
+                    .is_some_and(|column| column.meta(c.row) & DISABLED == 0);
+                if enabled {
+                    (receiver.0)(self, c.ty, c.row, message);
+                    handled += 1;
+                }
+            }
+        }
+        self.flush_commands();
+        handled
+    }
+}

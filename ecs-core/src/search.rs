@@ -1,0 +1,120 @@
+//! Component search in the scene graph: Unity's `GetComponentInChildren`
+//! and `GetComponentInParent`, and Lifish's recursive `getAllRecursive`.
+
+use crate::world::World;
+use crate::{Component, EntityId, Error};
+
+/// Which entities a tree search looks at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeFilter {
+    /// Skip entities disabled with `set_enabled(false)`, and their
+    /// components (the search still walks through them to their children).
+    pub skip_disabled: bool,
+    /// Skip killed entities the same way.
+    pub skip_killed: bool,
+}
+
+impl TreeFilter {
+    /// Every entity.
+    pub const ALL: TreeFilter = TreeFilter {
+        skip_disabled: false,
+        skip_killed: false,
+    };
+    /// Only enabled, living entities.
+    pub const ACTIVE: TreeFilter = TreeFilter {
+        skip_disabled: true,
+        skip_killed: true,
+    };
+
+    fn admits(self, world: &World, index: u32) -> bool {
+        let slot = &world.entities[index as usize];
+        let skipped = (self.skip_disabled && slot.disabled) || (self.skip_killed && slot.killed);
+        !skipped
+    }
+}
+
+impl World {
+    /// The first component that is-a `T` on `id` or below it: the entity
+    /// itself first, then its descendants depth-first (Unity's order).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Wheel(u8);
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let front = world.spawn_with((Wheel(1),))?;
+    /// world.set_parent(front, car)?;
+    /// let (holder, wheel) = world.find_in_children::<Wheel>(car, TreeFilter::ALL)?.unwrap();
+    /// assert_eq!((holder, wheel.0), (front, 1));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn find_in_children<T: Component>(
+        &self,
+        id: EntityId,
+        filter: TreeFilter,
+    ) -> Result<Option<(EntityId, &T)>, Error> {
+        Ok(self.find_all_in_children(id, filter)?.next())
+    }
+
+    /// Every component that is-a `T` on `id` and its descendants, in the
+    /// order of [`World::find_in_children`] (each entity's in insertion order).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    pub fn find_all_in_children<T: Component>(
+        &self,
+        id: EntityId,
+        filter: TreeFilter,
+    ) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
+        self.check(id)?;
+        let order = self.hierarchy.subtree(id.index);
+        Ok(self.components_along(order, filter))
+    }
+
+    /// The first component that is-a `T` on `id` or above it: the entity
+    /// itself first, then its parent, grandparent, ...
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    pub fn find_in_parents<T: Component>(
+        &self,
+        id: EntityId,
+        filter: TreeFilter,
+    ) -> Result<Option<(EntityId, &T)>, Error> {
+        Ok(self.find_all_in_parents(id, filter)?.next())
+    }
+
+    /// Every component that is-a `T` on `id` and its ancestors, nearest first.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] for a dead id.
+    pub fn find_all_in_parents<T: Component>(
+        &self,
+        id: EntityId,
+        filter: TreeFilter,
+    ) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
+        self.check(id)?;
+        let order: Vec<u32> = std::iter::once(id.index)
+            .chain(self.hierarchy.ancestors(id.index))
+            .collect();
+        Ok(self.components_along(order, filter))
+    }
+
+    fn components_along<T: Component>(
+        &self,
+        order: Vec<u32>,
+        filter: TreeFilter,
+    ) -> impl Iterator<Item = (EntityId, &T)> + '_ {
+        order
+            .into_iter()
+            .filter(move |&i| filter.admits(self, i))
+            .flat_map(move |i| {
+                let id = self.id_at(i);
+                self.find_all::<T>(i).map(move |c| (id, c))
+            })
+    }
+}
