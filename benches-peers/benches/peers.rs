@@ -469,10 +469,65 @@ fn config() -> Criterion {
         .sample_size(30)
 }
 
+// ------------------------------------------------------------------ update
+
+/// Issue 5: 10k entities whose `Mover` behaviour reads and writes its sibling
+/// `Position` (ours: `World::update`), against bevy running the same work as
+/// a system in a schedule, per frame.
+fn bench_update(c: &mut Criterion) {
+    let mut group = c.benchmark_group("update");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let mut world = OurWorld::new();
+        world
+            .spawn_batch((0..N_ENTITIES).map(|_| (Position([0.0; 3]), Mover([1.0, 0.5, 0.25]))))
+            .unwrap();
+        group.bench_function("ours", |b| {
+            b.iter(|| black_box(world.update(black_box(0.016))))
+        });
+    }
+    {
+        use bevy_ecs::prelude::{Query, Res, Resource, Schedule};
+        #[derive(Resource)]
+        struct Dt(f32);
+        fn movement(dt: Res<Dt>, mut query: Query<(&mut Position, &BevyMover)>) {
+            for (mut pos, mover) in &mut query {
+                for k in 0..3 {
+                    pos.0[k] += mover.0[k] * dt.0;
+                }
+            }
+        }
+        let mut world = BevyWorld::new();
+        world.spawn_batch(
+            (0..N_ENTITIES).map(|_| (Position([0.0; 3]), BevyMover([1.0, 0.5, 0.25]))),
+        );
+        world.insert_resource(Dt(0.016));
+        let mut schedule = Schedule::default();
+        schedule.add_systems(movement);
+        schedule.run(&mut world);
+        group.bench_function("bevy", |b| b.iter(|| schedule.run(&mut world)));
+    }
+    group.finish();
+}
+
+// --------------------------------------------------------------- broadcast
+
+/// Issue 6: a message broadcast down a tree of 10k receivers (ours only).
+fn bench_broadcast(c: &mut Criterion) {
+    let mut group = c.benchmark_group("broadcast");
+    let (mut world, root) = ping_tree(100);
+    group.throughput(Throughput::Elements(world.len() as u64));
+    group.bench_function("ours", |b| {
+        b.iter(|| black_box(world.broadcast(root, &Ping(1)).unwrap()))
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = peers;
     config = config();
     targets = bench_get, bench_get_via_parent, bench_get_all, bench_simple_insert,
-        bench_simple_iter, bench_frag_iter, bench_add_remove, bench_heavy_compute
+        bench_simple_iter, bench_frag_iter, bench_add_remove, bench_heavy_compute,
+        bench_update, bench_broadcast
 }
 criterion_main!(peers);

@@ -366,3 +366,60 @@ mod tests {
         assert_eq!(o, (0..1000).collect::<Vec<_>>());
     }
 }
+
+// ---------------------------------------------------------------- behaviour
+
+/// Issue 5's update scenario: a behaviour that reads its sibling `Position`
+/// and writes it; bevy runs the same work as a system over
+/// `(&mut Position, &BevyMover)` (both derives read `#[component]`, so the
+/// two libraries get one type each).
+#[derive(OurComponent, Clone, Copy, Debug)]
+#[component(behaviour)]
+pub struct Mover(pub [f32; 3]);
+
+/// bevy's twin of [`Mover`].
+#[derive(BevyComponent, Clone, Copy, Debug)]
+pub struct BevyMover(pub [f32; 3]);
+
+impl ecs_core::Behaviour for Mover {
+    #[inline]
+    fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {
+        if let Ok(pos) = ctx.get_mut::<Position>() {
+            for k in 0..3 {
+                pos.0[k] += self.0[k] * dt;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- messages
+
+/// Issue 6's broadcast scenario: every entity of a tree counts pings.
+pub struct Ping(pub u32);
+
+#[derive(OurComponent, Clone, Copy, Debug, Default)]
+#[component(receives(Ping))]
+pub struct PingCounter(pub u32);
+
+impl ecs_core::Receive<Ping> for PingCounter {
+    #[inline]
+    fn receive(&mut self, ping: &Ping, _: &mut ecs_core::Context<'_>) {
+        self.0 += ping.0;
+    }
+}
+
+/// A root with `fanout` children, each with `fanout - 1` children of its
+/// own: `fanout * fanout` entities, every one a `PingCounter`.
+pub fn ping_tree(fanout: usize) -> (ecs_core::World, ecs_core::EntityId) {
+    let mut world = ecs_core::World::new();
+    let root = world.spawn_with((PingCounter(0),)).unwrap();
+    for _ in 0..fanout {
+        let child = world.spawn_with((PingCounter(0),)).unwrap();
+        world.set_parent(child, root).unwrap();
+        for _ in 1..fanout {
+            let leaf = world.spawn_with((PingCounter(0),)).unwrap();
+            world.set_parent(leaf, child).unwrap();
+        }
+    }
+    (world, root)
+}

@@ -156,7 +156,7 @@ fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
             if meta & DISABLED != 0 || !world.entities[owner as usize].is_active() {
                 continue;
             }
-            let mut ctx = Context::new(world, owner, ty);
+            let mut ctx = Context::new(world, owner, ty, row as u32);
             let component = &mut column.data[row];
             if meta & STARTED == 0 {
                 column.meta[row] |= STARTED;
@@ -173,7 +173,7 @@ fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
 fn run_hook<T: Behaviour>(world: &mut World, ty: TypeIdx, row: u32, hook: Hook) {
     with_column_out::<T, _>(world, ty, |world, column| {
         let owner = column.owners[row as usize];
-        let mut ctx = Context::new(world, owner, ty);
+        let mut ctx = Context::new(world, owner, ty, row);
         let component = &mut column.data[row as usize];
         match hook {
             Hook::Attach => component.on_attach(&mut ctx),

@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::entity::TypeIdx;
+use crate::storage::typed;
 use crate::world::World;
 use crate::{Bundle, Component, EntityId, Error};
 
@@ -16,21 +17,29 @@ use crate::{Bundle, Component, EntityId, Error};
 pub struct Context<'w> {
     world: &'w mut World,
     entity: u32,
+    id: EntityId,
     busy: TypeIdx,
+    /// The running component's row: entities spawned alike keep their
+    /// components at the same row of every column, so a sibling is often
+    /// right there, and a lookup is one comparison.
+    row: u32,
 }
 
 impl<'w> Context<'w> {
-    pub(crate) fn new(world: &'w mut World, entity: u32, busy: TypeIdx) -> Self {
+    pub(crate) fn new(world: &'w mut World, entity: u32, busy: TypeIdx, row: u32) -> Self {
+        let id = world.id_at(entity);
         Context {
             world,
             entity,
+            id,
             busy,
+            row,
         }
     }
 
     /// The entity's id.
     pub fn id(&self) -> EntityId {
-        self.world.id_at(self.entity)
+        self.id
     }
 
     /// The entity's name.
@@ -44,19 +53,26 @@ impl<'w> Context<'w> {
     /// [`Error::MissingComponent`] when the entity holds none;
     /// [`Error::InUse`] when the first match is stored with the running
     /// component (for instance the running component itself).
+    #[inline]
     pub fn get<T: Component>(&self) -> Result<&T, Error> {
-        let comp = self.locate::<T>()?;
-        self.world.view(comp).ok_or_else(|| self.missing::<T>())
+        let (comp, t) = self.locate::<T>()?;
+        self.world
+            .view_as(comp, t)
+            .ok_or_else(|| self.missing::<T>())
     }
 
     /// Mutable twin of [`Context::get`].
     ///
     /// # Errors
     /// As [`Context::get`].
+    #[inline]
     pub fn get_mut<T: Component>(&mut self) -> Result<&mut T, Error> {
-        let comp = self.locate::<T>()?;
-        let missing = self.missing::<T>();
-        self.world.view_mut(comp).ok_or(missing)
+        let (comp, t) = self.locate::<T>()?;
+        let missing = Error::MissingComponent {
+            entity: self.id,
+            wanted: T::NAME,
+        };
+        self.world.view_as_mut(comp, t).ok_or(missing)
     }
 
     /// Whether the entity holds a component that is-a `T` (the running one
@@ -75,30 +91,46 @@ impl<'w> Context<'w> {
         &mut self.world.commands
     }
 
-    fn locate<T: Component>(&self) -> Result<crate::entity::CompRef, Error> {
-        let t = self
-            .world
-            .type_idx::<T>()
-            .ok_or_else(|| self.missing::<T>())?;
-        let pos = self
-            .world
-            .position_of(self.entity, t)
-            .ok_or_else(|| self.missing::<T>())?;
-        let comp = self.world.entities[self.entity as usize]
-            .components
-            .as_slice()[pos];
+    /// The first sibling that is-a `T`, and `T`'s index.
+    #[inline]
+    fn locate<T: Component>(&self) -> Result<(crate::entity::CompRef, TypeIdx), Error> {
+        let Some(t) = self.world.type_idx::<T>() else {
+            return Err(self.missing::<T>());
+        };
+        let info = &self.world.types[t as usize];
+        // A single type nothing derives from: the entity's only `T` is the
+        // one at our row, if that row is the entity's.
+        if t != self.busy && !info.has_descendants && !info.multiple {
+            let aligned = self.world.columns[t as usize]
+                .as_deref()
+                .is_some_and(|c| typed::<T>(c).owners.get(self.row as usize) == Some(&self.entity));
+            if aligned {
+                return Ok((
+                    crate::entity::CompRef {
+                        ty: t,
+                        row: self.row,
+                    },
+                    t,
+                ));
+            }
+        }
+        let found = self.world.first_isa(self.entity, t).map(|comp| (comp, t));
+        let Some((comp, t)) = found else {
+            return Err(self.missing::<T>());
+        };
         if comp.ty == self.busy {
             return Err(Error::InUse {
                 wanted: T::NAME,
                 running: self.world.types[self.busy as usize].key.name(),
             });
         }
-        Ok(comp)
+        Ok((comp, t))
     }
 
+    #[cold]
     fn missing<T: Component>(&self) -> Error {
         Error::MissingComponent {
-            entity: self.id(),
+            entity: self.id,
             wanted: T::NAME,
         }
     }

@@ -4,7 +4,7 @@ use std::any::TypeId;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::entity::CompRef;
+use crate::entity::{CompRef, TypeIdx};
 use crate::storage::{typed, typed_mut, DISABLED, SERIAL_MASK};
 use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
@@ -162,8 +162,20 @@ impl World {
 
     /// The part that is-a `T` of one stored component.
     pub(crate) fn view<T: Component>(&self, comp: CompRef) -> Option<&T> {
+        self.view_as(comp, self.type_idx::<T>()?)
+    }
+
+    /// Mutable twin of [`World::view`].
+    pub(crate) fn view_mut<T: Component>(&mut self, comp: CompRef) -> Option<&mut T> {
+        let t = self.type_idx::<T>()?;
+        self.view_as_mut(comp, t)
+    }
+
+    /// [`World::view`] when the caller knows `t`, the index of `T`.
+    #[inline]
+    pub(crate) fn view_as<T: Component>(&self, comp: CompRef, t: TypeIdx) -> Option<&T> {
         let column = self.columns[comp.ty as usize].as_deref()?;
-        if Some(comp.ty) == self.type_idx::<T>() {
+        if comp.ty == t {
             typed::<T>(column).data.get(comp.row as usize)
         } else {
             column
@@ -172,11 +184,15 @@ impl World {
         }
     }
 
-    /// Mutable twin of [`World::view`].
-    pub(crate) fn view_mut<T: Component>(&mut self, comp: CompRef) -> Option<&mut T> {
-        let exact = Some(comp.ty) == self.type_idx::<T>();
+    /// Mutable twin of [`World::view_as`].
+    #[inline]
+    pub(crate) fn view_as_mut<T: Component>(
+        &mut self,
+        comp: CompRef,
+        t: TypeIdx,
+    ) -> Option<&mut T> {
         let column = self.columns[comp.ty as usize].as_deref_mut()?;
-        if exact {
+        if comp.ty == t {
             typed_mut::<T>(column).data.get_mut(comp.row as usize)
         } else {
             column

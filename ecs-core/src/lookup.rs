@@ -39,28 +39,14 @@ impl World {
     pub(crate) fn find<T: Component>(&self, index: u32) -> Option<&T> {
         let t = self.type_idx::<T>()?;
         let comp = self.first_isa(index, t)?;
-        let column = self.columns[comp.ty as usize].as_deref()?;
-        if comp.ty == t {
-            typed::<T>(column).data.get(comp.row as usize)
-        } else {
-            column
-                .upcast_ref(comp.row, TypeId::of::<T>())?
-                .downcast_ref::<T>()
-        }
+        self.view_as(comp, t)
     }
 
     #[inline]
     pub(crate) fn find_mut<T: Component>(&mut self, index: u32) -> Option<&mut T> {
         let t = self.type_idx::<T>()?;
         let comp = self.first_isa(index, t)?;
-        let column = self.columns[comp.ty as usize].as_deref_mut()?;
-        if comp.ty == t {
-            typed_mut::<T>(column).data.get_mut(comp.row as usize)
-        } else {
-            column
-                .upcast_mut(comp.row, TypeId::of::<T>())?
-                .downcast_mut::<T>()
-        }
+        self.view_as_mut(comp, t)
     }
 
     /// Every component of the entity that is-a `T`, in insertion order.

@@ -74,7 +74,7 @@ fn deliver<C: Receive<M>, M: 'static>(world: &mut World, ty: TypeIdx, row: u32, 
     };
     with_column_out::<C, _>(world, ty, |world, column| {
         let owner = column.owners[row as usize];
-        let mut ctx = Context::new(world, owner, ty);
+        let mut ctx = Context::new(world, owner, ty, row);
         column.data[row as usize].receive(message, &mut ctx);
     });
 }
