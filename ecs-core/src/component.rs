@@ -70,6 +70,12 @@ pub trait Component: Send + Sync + 'static + Sized {
     fn __upcast_mut(&mut self, target: TypeId) -> Option<&mut dyn Any>;
 
     #[doc(hidden)]
+    /// Default, clone and serde support, as found by the derive.
+    fn __ops() -> crate::ops::ComponentOps {
+        crate::ops::ComponentOps::base::<Self>(false)
+    }
+
+    #[doc(hidden)]
     /// The receiver of message type `message`, from `receives(...)`.
     fn __receiver(message: TypeId) -> Option<crate::message::ReceiverFn> {
         let _ = message;

@@ -54,9 +54,10 @@ pub(crate) type TypeIdx = u32;
 
 /// Where one component of an entity lives: its concrete type's column and row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct CompRef {
-    pub ty: TypeIdx,
-    pub row: u32,
+#[doc(hidden)]
+pub struct CompRef {
+    pub(crate) ty: TypeIdx,
+    pub(crate) row: u32,
 }
 
 const INLINE: usize = 4;

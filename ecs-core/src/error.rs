@@ -64,6 +64,60 @@ pub enum Error {
         running: &'static str,
     },
 
+    /// No registered component type has this name.
+    #[error("no component is called `{name}`{}; names are the type's identifier or its `#[component(name = \"...\")]`, and generic components cannot be found by name", match suggestion { Some(s) => format!(" (did you mean `{s}`?)"), None => String::new() })]
+    UnknownComponent {
+        /// The name asked for.
+        name: String,
+        /// The closest registered name.
+        suggestion: Option<&'static str>,
+    },
+
+    /// Two component types claim the same name.
+    #[error("the component name `{name}` is claimed by {types:?}; give one of them `#[component(name = \"...\")]`")]
+    AmbiguousName {
+        /// The name.
+        name: &'static str,
+        /// The type paths that claim it.
+        types: Vec<&'static str>,
+    },
+
+    /// The component type lacks what the operation needs (`Default` to add
+    /// by name, `Clone` to clone, serde support to save or load).
+    #[error("`{name}` cannot be used here: it does not implement {capability}; derive or implement it for `{name}`")]
+    Lacks {
+        /// The component type.
+        name: &'static str,
+        /// What it lacks, e.g. "`Clone`".
+        capability: &'static str,
+    },
+
+    /// Serializing components failed; each type that cannot be saved is
+    /// named (mark a type `#[component(transient)]` to leave it out).
+    #[error("cannot save: {names:?} do not implement `serde::Serialize`; derive it, or mark them `#[component(transient)]` to leave them out of saved worlds")]
+    NotSerializable {
+        /// The component types.
+        names: Vec<&'static str>,
+    },
+
+    /// A blueprint or saved world is malformed; `path` says where.
+    #[error("{path}: {message}")]
+    Data {
+        /// JSON path to the offending value, e.g. `components[1].data.mesh`.
+        path: String,
+        /// What is wrong and what to write instead.
+        message: String,
+    },
+
+    /// Reading a file failed.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+
     /// One access asked for the same storage twice, once mutably.
     #[error("`{first}` and `{second}` share storage (one is-a the other), so they cannot be borrowed together with one of them mutable; borrow them one after the other")]
     ConflictingAccess {

@@ -39,10 +39,13 @@
 extern crate self as ecs_core;
 
 mod behaviour;
+mod blueprint;
 mod bundle;
+mod catalog;
 mod component;
 mod context;
 mod debug;
+mod dynamic;
 mod entity;
 mod entity_ref;
 mod error;
@@ -51,18 +54,23 @@ mod instance;
 mod lookup;
 mod message;
 mod names;
+mod ops;
 mod pairs;
+mod prepared;
 mod query;
 mod registry;
 mod removal;
 mod require;
+mod save;
 mod search;
 mod state;
 mod storage;
 mod world;
 
 pub use behaviour::{Behaviour, UpdateOrder};
+pub use blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use bundle::Bundle;
+pub use catalog::{component_type, name_conflicts, registered_components, ComponentType};
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use context::{Commands, Context};
 pub use ecs_derive::Component;
@@ -79,8 +87,8 @@ pub use world::World;
 /// The names almost every user of the crate needs.
 pub mod prelude {
     pub use crate::{
-        Behaviour, Bundle, Commands, Component, ComponentKey, Context, EntityId, EntityMut,
-        EntityRef, Error, Filter, Handle, InstanceId, Receive, TreeFilter, World,
+        Behaviour, Blueprint, Bundle, Commands, Component, ComponentKey, Context, EntityId,
+        EntityMut, EntityRef, Error, Filter, Handle, InstanceId, Receive, TreeFilter, World,
     };
 }
 
@@ -88,12 +96,18 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::behaviour::BehaviourFns;
+    pub use crate::catalog::Registration;
     pub use crate::component::KeyChain;
     pub use crate::debug::{DebugProbe, NoDebug, ViaDebug};
     pub use crate::message::{DeclaresReceive, ReceiverFn};
+    pub use crate::ops::{
+        ComponentOps, HasClone, HasDefault, HasDeserialize, HasSerialize, NoClone, NoDefault,
+        NoDeserialize, NoSerialize, Probe,
+    };
     pub use crate::registry::TypeNumberCell;
     pub use crate::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
+    pub use inventory;
 }
 
 #[doc = include_str!("../../README.md")]

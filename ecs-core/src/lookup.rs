@@ -206,6 +206,16 @@ impl World {
     /// For every single type `C` is-a, the entity must not hold another
     /// component that is-a that type.
     fn check_single<C: Component>(&self, index: u32, ty: TypeIdx) -> Result<(), Error> {
+        self.check_single_ty(index, ty, C::NAME)
+    }
+
+    /// [`World::check_single`] for a type known by index.
+    pub(crate) fn check_single_ty(
+        &self,
+        index: u32,
+        ty: TypeIdx,
+        adding: &'static str,
+    ) -> Result<(), Error> {
         let info = &self.types[ty as usize];
         let chain = std::iter::once(ty).chain(info.ancestors.iter().copied());
         for single in chain.filter(|&k| !self.types[k as usize].multiple) {
@@ -213,7 +223,7 @@ impl World {
                 let existing = self.entities[index as usize].components.as_slice()[pos].ty;
                 return Err(Error::Duplicate {
                     entity: self.id_at(index),
-                    adding: C::NAME,
+                    adding,
                     existing: self.types[existing as usize].key.name(),
                     single: self.types[single as usize].key.name(),
                 });

@@ -13,35 +13,27 @@ impl World {
     pub(crate) fn remove_where(
         &mut self,
         index: u32,
-        pick: impl Fn(&World, CompRef) -> bool,
+        mut pick: impl FnMut(&World, CompRef) -> bool,
     ) -> usize {
-        let doomed: Vec<CompRef> = self.entities[index as usize]
-            .components
-            .as_slice()
-            .iter()
+        let list = self.entities[index as usize].components.as_slice();
+        let doomed: Vec<usize> = (0..list.len())
             .rev()
-            .copied()
-            .filter(|&c| pick(self, c))
+            .filter(|&pos| pick(self, list[pos]))
             .collect();
-        self.fire_removal_hooks(&doomed);
+        let comps: Vec<CompRef> = doomed.iter().map(|&pos| list[pos]).collect();
+        self.fire_removal_hooks(&comps);
         let mut touched: Vec<TypeIdx> = Vec::new();
-        let mut removed = 0;
-        let mut pos = self.entities[index as usize].components.len();
-        while pos > 0 {
-            pos -= 1;
-            let comp = self.entities[index as usize].components.as_slice()[pos];
-            if !pick(self, comp) {
-                continue;
-            }
-            self.entities[index as usize].components.remove(pos);
+        for &pos in &doomed {
+            // Read the entry again: trashing an earlier row may have moved
+            // this one (same entity, same type).
+            let comp = self.entities[index as usize].components.remove(pos);
             self.trash_row(comp);
-            removed += 1;
             if !touched.contains(&comp.ty) {
                 touched.push(comp.ty);
             }
         }
         self.empty_trash(&touched);
-        removed
+        doomed.len()
     }
 }
 

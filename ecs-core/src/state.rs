@@ -104,6 +104,14 @@ impl World {
             .filter(move |id| self.layers_of(id.index) & mask != 0)
     }
 
+    pub(crate) fn set_layers_at(&mut self, index: u32, mask: u32) {
+        let index = index as usize;
+        if self.layers.len() <= index {
+            self.layers.resize(index + 1, DEFAULT_LAYERS);
+        }
+        self.layers[index] = mask;
+    }
+
     pub(crate) fn layers_of(&self, index: u32) -> u32 {
         self.layers
             .get(index as usize)
@@ -272,11 +280,7 @@ impl EntityMut<'_> {
 
     /// Replaces the entity's layer mask.
     pub fn set_layers(&mut self, mask: u32) {
-        let index = self.id().index as usize;
-        let layers = &mut self.world_mut().layers;
-        if layers.len() <= index {
-            layers.resize(index + 1, DEFAULT_LAYERS);
-        }
-        layers[index] = mask;
+        let index = self.id().index;
+        self.world_mut().set_layers_at(index, mask);
     }
 }

@@ -23,6 +23,8 @@ pub(crate) struct TypeInfo {
     pub behaviour: Option<crate::behaviour::BehaviourFns>,
     /// The type's message dispatch table.
     pub receiver: crate::message::ReceiverLookup,
+    /// Set once the type itself (not only a descendant) is registered.
+    pub ops: Option<crate::ops::ComponentOps>,
 }
 
 impl TypeInfo {
@@ -164,13 +166,14 @@ impl World {
         self.check(id)?;
         let subtree = self.hierarchy.subtree(id.index);
         for &index in subtree.iter().rev() {
-            self.despawn_one(index);
+            self.despawn_one(index, true);
         }
         Ok(())
     }
 
-    /// Despawns the live entity in slot `index`, whose children are gone.
-    fn despawn_one(&mut self, index: u32) {
+    /// Despawns the live entity in slot `index`, whose children are gone;
+    /// without `hooks` for taking back entities whose attach hooks never ran.
+    pub(crate) fn despawn_one(&mut self, index: u32, hooks: bool) {
         // Rows move into the trash first (the entity's own list stays in
         // place, so rows of its other components can be repointed); values
         // are dropped only once the world is consistent, so a panicking
@@ -182,7 +185,9 @@ impl World {
             .rev()
             .copied()
             .collect();
-        self.fire_removal_hooks(&doomed);
+        if hooks {
+            self.fire_removal_hooks(&doomed);
+        }
         let mut touched: Vec<TypeIdx> = Vec::new();
         while let Some(comp) = self.entities[index as usize].components.pop() {
             self.trash_row(comp);
@@ -311,6 +316,7 @@ impl World {
                         next_serial: 0,
                         behaviour: None,
                         receiver: |_| None,
+                        ops: None,
                     });
                     self.columns.push(None);
                     self.type_index.insert(key.type_id(), ty);
@@ -329,6 +335,7 @@ impl World {
         let own = indices[0];
         self.types[own as usize].behaviour = C::__BEHAVIOUR;
         self.types[own as usize].receiver = C::__receiver;
+        self.types[own as usize].ops = Some(C::__ops());
         self.columns[own as usize].get_or_insert_with(|| Box::new(Column::<C>::new()));
         own
     }

@@ -24,9 +24,13 @@ pub const REQUIRES: &str = "requires";
 pub const BEHAVIOUR: &str = "behaviour";
 /// `#[component(receives(TakeDamage, Heal))]`: message types it handles.
 pub const RECEIVES: &str = "receives";
+/// `#[component(transient)]`: left out of saved worlds on purpose.
+pub const TRANSIENT: &str = "transient";
 
 /// The keys accepted on the type, in the order the messages list them.
-const CONTAINER_KEYS: &[&str] = &[PARENT, MULTIPLE, NAME, REQUIRES, BEHAVIOUR, RECEIVES];
+const CONTAINER_KEYS: &[&str] = &[
+    PARENT, MULTIPLE, NAME, REQUIRES, BEHAVIOUR, RECEIVES, TRANSIENT,
+];
 /// The keys accepted on a field.
 const FIELD_KEYS: &[&str] = &[PARENT];
 
@@ -44,6 +48,8 @@ pub struct Container {
     pub behaviour: Option<Span>,
     /// `receives(A, B)`: the message types, in order.
     pub receives: Vec<Type>,
+    /// `transient`: the key's span.
+    pub transient: Option<Span>,
 }
 
 /// `#[component(...)]` on a field.
@@ -94,6 +100,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
     let mut requires = Attr::none(cx, REQUIRES);
     let mut behaviour = Attr::none(cx, BEHAVIOUR);
     let mut receives = Attr::none(cx, RECEIVES);
+    let mut transient = Attr::none(cx, TRANSIENT);
 
     for attr in component_attrs(cx, attrs) {
         let result = attr.parse_nested_meta(|meta| {
@@ -115,6 +122,10 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                 // #[component(behaviour)]
                 no_value(&meta, "`#[component(behaviour)]`")?;
                 behaviour.set(&meta.path, key_span(&meta));
+            } else if meta.path.is_ident(TRANSIENT) {
+                // #[component(transient)]
+                no_value(&meta, "`#[component(transient)]`")?;
+                transient.set(&meta.path, key_span(&meta));
             } else if meta.path.is_ident(RECEIVES) {
                 // #[component(receives(TakeDamage, Heal))]
                 let types = type_list(cx, &meta, "receives", "TakeDamage, Heal")?;
@@ -152,6 +163,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
         requires: requires.get().unwrap_or_default(),
         behaviour: behaviour.get(),
         receives: receives.get().unwrap_or_default(),
+        transient: transient.get(),
     }
 }
 

@@ -193,6 +193,35 @@ fn impl_block(
             impl #impl_generics ::ecs_core::__private::DeclaresReceive<#ty> for #ident #ty_generics #where_clause {}
         }
     });
+    // Capabilities by autoref specialization: `(&&Probe::<Self>)` resolves
+    // to the `Has*` impl when `Self` implements the trait, else to `No*`.
+    // Inside a generic impl only the declared bounds count.
+    let transient = input.attrs.transient.is_some();
+    let ops = quote! {
+        #[doc(hidden)]
+        fn __ops() -> ::ecs_core::__private::ComponentOps {
+            #[allow(unused_imports)]
+            use ::ecs_core::__private::{
+                HasClone as _, HasDefault as _, HasDeserialize as _, HasSerialize as _,
+                NoClone as _, NoDefault as _, NoDeserialize as _, NoSerialize as _,
+            };
+            let mut ops = ::ecs_core::__private::ComponentOps::base::<Self>(#transient);
+            ops.default = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_default();
+            ops.clone = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_clone();
+            ops.serialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_serialize();
+            ops.deserialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_deserialize();
+            ops
+        }
+    };
+    // Found by name at run time without a registration call; a `static`
+    // cannot depend on generic parameters, so generic types are by-type only.
+    let submit = generics.is_empty.then(|| {
+        quote! {
+            ::ecs_core::__private::inventory::submit! {
+                ::ecs_core::__private::Registration::of::<#ident>()
+            }
+        }
+    });
     // Each `require::<R>()` carries the span of `R`, so "cannot be required"
     // points at the type the user named.
     let own_requirements = input
@@ -212,6 +241,7 @@ fn impl_block(
             #behaviour
             #type_number
             #receiver_fn
+            #ops
 
             fn is_derived_from(key: ::ecs_core::ComponentKey) -> ::core::primitive::bool {
                 key == ::ecs_core::ComponentKey::of::<Self>() #is_derived_from
@@ -255,6 +285,7 @@ fn impl_block(
             }
         }
         #(#declarations)*
+        #submit
     }
 }
 

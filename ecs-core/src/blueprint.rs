@@ -1,0 +1,405 @@
+//! JSON blueprints (seed 003): designers describe an entity by naming its
+//! components and giving their data; spawning is all or nothing.
+//!
+//! ```json
+//! { "id": 10, "tag": "Hazmat", "name": "hazmat-1",
+//!   "components": [ { "type": "Transform", "data": { "x": 0 } } ],
+//!   "children": [ { "components": [ { "type": "Model", "data": {} } ] } ] }
+//! ```
+//!
+//! `id` and `tag` identify the blueprint (a [`BlueprintLibrary`] finds it
+//! by tag); `name` names the spawned entity (default: the tag). Component
+//! `data` is read with the type's `serde::Deserialize`; a missing `data` is
+//! `{}`. An optional `"enabled": false` spawns a component disabled.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::catalog::component_type;
+use crate::prepared::PreparedEntity;
+use crate::world::World;
+use crate::{EntityId, Error};
+
+/// A parsed, validated blueprint: every component type name resolved.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component, serde::Deserialize)]
+/// struct Health { hp: u32 }
+/// let bp = Blueprint::from_json(r#"{"tag": "slime", "components": [{"type": "Health", "data": {"hp": 3}}]}"#)?;
+/// let mut world = World::new();
+/// let id = world.spawn_blueprint(&bp)?;
+/// assert_eq!(world.entity(id)?.get::<Health>().unwrap().hp, 3);
+/// assert_eq!(world.entity(id)?.name(), Some("slime"));
+///
+/// let typo = Blueprint::from_json(r#"{"components": [{"type": "Helth"}]}"#).unwrap_err();
+/// assert_eq!(typo.to_string(), "components[0].type: no component is called `Helth` (did you mean `Health`?); names are the type's identifier or its `#[component(name = \"...\")]`, and generic components cannot be found by name");
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blueprint {
+    /// The blueprint's numeric id, if given.
+    pub id: Option<u64>,
+    /// The blueprint's tag, if given.
+    pub tag: Option<String>,
+    /// The spawned entity's name, if given (else the tag).
+    pub name: Option<String>,
+    components: Vec<ComponentSpec>,
+    children: Vec<Blueprint>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct ComponentSpec {
+    type_name: String,
+    data: Value,
+    enabled: bool,
+}
+
+/// Deepest `children` nesting a blueprint may have.
+pub const MAX_BLUEPRINT_DEPTH: usize = 64;
+
+fn data_error(path: &str, message: impl Into<String>) -> Error {
+    Error::Data {
+        path: if path.is_empty() {
+            "(root)".to_owned()
+        } else {
+            path.to_owned()
+        },
+        message: message.into(),
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Blueprint {
+    /// Parses and validates a blueprint.
+    ///
+    /// # Errors
+    /// [`Error::Data`] with the JSON path of the first problem: bad JSON,
+    /// a wrong field type, an unknown field, a component type no one
+    /// registered (with the nearest name), or nesting deeper than
+    /// [`MAX_BLUEPRINT_DEPTH`].
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| data_error("", format!("not valid JSON: {e}")))?;
+        Self::from_value(&value)
+    }
+
+    /// Like [`Blueprint::from_json`], from an already parsed value.
+    ///
+    /// # Errors
+    /// As [`Blueprint::from_json`].
+    pub fn from_value(value: &Value) -> Result<Self, Error> {
+        Self::parse(value, "", 0)
+    }
+
+    fn parse(value: &Value, path: &str, depth: usize) -> Result<Self, Error> {
+        if depth > MAX_BLUEPRINT_DEPTH {
+            return Err(data_error(
+                path,
+                format!("children nested deeper than {MAX_BLUEPRINT_DEPTH}"),
+            ));
+        }
+        let object = value.as_object().ok_or_else(|| {
+            data_error(
+                path,
+                format!("expected a blueprint object, found {}", describe(value)),
+            )
+        })?;
+        let mut blueprint = Blueprint {
+            id: None,
+            tag: None,
+            name: None,
+            components: Vec::new(),
+            children: Vec::new(),
+        };
+        for (key, field) in object {
+            let here = join(path, key);
+            match key.as_str() {
+                "id" => {
+                    blueprint.id = Some(field.as_u64().ok_or_else(|| {
+                        data_error(&here, format!("expected a non-negative integer, found {}", describe(field)))
+                    })?)
+                }
+                "tag" => blueprint.tag = Some(string(field, &here)?),
+                "name" => blueprint.name = Some(string(field, &here)?),
+                "components" => {
+                    for (i, item) in array(field, &here)?.iter().enumerate() {
+                        blueprint.components.push(ComponentSpec::parse(item, &format!("{here}[{i}]"))?);
+                    }
+                }
+                "children" => {
+                    for (i, item) in array(field, &here)?.iter().enumerate() {
+                        blueprint.children.push(Self::parse(item, &format!("{here}[{i}]"), depth + 1)?);
+                    }
+                }
+                other => {
+                    return Err(data_error(
+                        &here,
+                        format!("unknown field `{other}`; a blueprint has `id`, `tag`, `name`, `components` and `children`"),
+                    ))
+                }
+            }
+        }
+        Ok(blueprint)
+    }
+
+    /// The entity tree this blueprint describes, with every component
+    /// deserialized and the single rule checked; touches nothing but the
+    /// world's type table.
+    pub(crate) fn prepare(&self, world: &mut World, path: &str) -> Result<PreparedEntity, Error> {
+        let mut prepared = PreparedEntity::new();
+        prepared.name = self.name.clone().or_else(|| self.tag.clone());
+        for (i, spec) in self.components.iter().enumerate() {
+            let here = join(path, &format!("components[{i}]"));
+            let found = component_type(&spec.type_name)
+                .map_err(|e| data_error(&join(&here, "type"), e.to_string()))?;
+            let ty = found.register(world);
+            let deserialize = world.ops(ty).deserialize.ok_or_else(|| {
+                data_error(
+                    &here,
+                    format!(
+                        "`{}` cannot be read from data: it does not implement `serde::Deserialize`",
+                        found.name()
+                    ),
+                )
+            })?;
+            // No `data` suits a unit struct (`null`) and a struct whose
+            // fields all have defaults (`{}`); report the latter's error.
+            let value = if spec.data.is_null() {
+                deserialize(&Value::Null).or_else(|_| deserialize(&Value::Object(Map::new())))
+            } else {
+                deserialize(&spec.data)
+            };
+            let value = value.map_err(|(inner, message)| {
+                let mut at = join(&here, "data");
+                if !inner.is_empty() {
+                    at = if inner.starts_with('[') {
+                        format!("{at}{inner}")
+                    } else {
+                        format!("{at}.{inner}")
+                    };
+                }
+                data_error(&at, message)
+            })?;
+            prepared.components.push((ty, value, spec.enabled));
+        }
+        let types: Vec<_> = prepared.components.iter().map(|(ty, _, _)| *ty).collect();
+        if let Some((first, second, single)) = world.single_rule_clash(&types) {
+            let name = |ty: crate::entity::TypeIdx| world.types[ty as usize].key.name();
+            return Err(data_error(
+                &join(path, &format!("components[{second}]")),
+                format!(
+                    "`{}` is-a `{}`, like `{}` at components[{first}], and `{}` is single: an entity holds at most one; remove one of them",
+                    name(types[second]),
+                    name(single),
+                    name(types[first]),
+                    name(single)
+                ),
+            ));
+        }
+        for (i, child) in self.children.iter().enumerate() {
+            prepared
+                .children
+                .push(child.prepare(world, &join(path, &format!("children[{i}]")))?);
+        }
+        Ok(prepared)
+    }
+}
+
+impl ComponentSpec {
+    fn parse(value: &Value, path: &str) -> Result<Self, Error> {
+        let object = value.as_object().ok_or_else(|| {
+            data_error(
+                path,
+                format!("expected a component object, found {}", describe(value)),
+            )
+        })?;
+        let mut type_name = None;
+        let mut data = Value::Null;
+        let mut enabled = true;
+        for (key, field) in object {
+            let here = join(path, key);
+            match key.as_str() {
+                "type" => type_name = Some(string(field, &here)?),
+                "data" => data = field.clone(),
+                "enabled" => {
+                    enabled = field
+                        .as_bool()
+                        .ok_or_else(|| data_error(&here, format!("expected true or false, found {}", describe(field))))?
+                }
+                other => {
+                    return Err(data_error(
+                        &here,
+                        format!("unknown field `{other}`; a component has `type`, `data` and optionally `enabled`"),
+                    ))
+                }
+            }
+        }
+        let type_name = type_name.ok_or_else(|| {
+            data_error(
+                path,
+                "missing `type`: name the component, e.g. \"type\": \"Transform\"",
+            )
+        })?;
+        component_type(&type_name).map_err(|e| data_error(&join(path, "type"), e.to_string()))?;
+        Ok(ComponentSpec {
+            type_name,
+            data,
+            enabled,
+        })
+    }
+}
+
+fn string(value: &Value, path: &str) -> Result<String, Error> {
+    value.as_str().map(str::to_owned).ok_or_else(|| {
+        data_error(
+            path,
+            format!("expected a string, found {}", describe(value)),
+        )
+    })
+}
+
+fn array<'v>(value: &'v Value, path: &str) -> Result<&'v Vec<Value>, Error> {
+    value.as_array().ok_or_else(|| {
+        data_error(
+            path,
+            format!("expected an array, found {}", describe(value)),
+        )
+    })
+}
+
+impl World {
+    /// Spawns the blueprint's entity and its children. All or nothing: on
+    /// any error the world holds no entity from it.
+    ///
+    /// # Errors
+    /// [`Error::Data`] naming the JSON path: data that does not
+    /// deserialize (e.g. `components[1].data.mesh: invalid type: integer,
+    /// expected a string`), a type without `Deserialize`, or two components
+    /// that break the single rule.
+    pub fn spawn_blueprint(&mut self, blueprint: &Blueprint) -> Result<EntityId, Error> {
+        let prepared = blueprint.prepare(self, "")?;
+        self.spawn_prepared(prepared, None)
+    }
+
+    /// Spawns `count` entities from one blueprint, all or nothing.
+    ///
+    /// # Errors
+    /// As [`World::spawn_blueprint`].
+    pub fn spawn_blueprints(
+        &mut self,
+        blueprint: &Blueprint,
+        count: usize,
+    ) -> Result<Vec<EntityId>, Error> {
+        let mut prepared = Vec::with_capacity(count);
+        for _ in 0..count {
+            prepared.push(blueprint.prepare(self, "")?);
+        }
+        self.reserve_entities(count);
+        let mut ids = Vec::with_capacity(count);
+        for p in prepared {
+            match self.spawn_prepared(p, None) {
+                Ok(id) => ids.push(id),
+                Err(error) => {
+                    for id in ids {
+                        self.despawn(id).expect("spawned by this call");
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        Ok(ids)
+    }
+}
+
+/// Blueprints by tag, loaded from `.json` files.
+#[derive(Clone, Debug, Default)]
+pub struct BlueprintLibrary {
+    by_tag: BTreeMap<String, Blueprint>,
+}
+
+impl BlueprintLibrary {
+    /// Loads every `*.json` file of `dir` (not recursive); a file's tag is
+    /// its `tag`, or its file stem.
+    ///
+    /// # Errors
+    /// [`Error::Io`] for an unreadable file or directory; [`Error::Data`]
+    /// with the file name prefixed to the path for a bad blueprint; two
+    /// files with one tag is an error too.
+    pub fn load_dir(dir: impl AsRef<Path>) -> Result<Self, Error> {
+        let dir = dir.as_ref();
+        let io = |e: std::io::Error| Error::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        };
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|ext| ext == "json"))
+            .collect();
+        files.sort();
+        let mut library = BlueprintLibrary::default();
+        for file in files {
+            let text = std::fs::read_to_string(&file).map_err(|e| Error::Io {
+                path: file.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let shown = file
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let mut blueprint = Blueprint::from_json(&text).map_err(|e| match e {
+                Error::Data { path, message } => Error::Data {
+                    path: format!("{shown}: {path}"),
+                    message,
+                },
+                other => other,
+            })?;
+            let stem = file
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let tag = blueprint.tag.get_or_insert(stem).clone();
+            if library.by_tag.insert(tag.clone(), blueprint).is_some() {
+                return Err(data_error(
+                    &shown,
+                    format!("a second blueprint tagged `{tag}`; tags must be unique"),
+                ));
+            }
+        }
+        Ok(library)
+    }
+
+    /// Adds a blueprint under its tag; returns the one it replaced.
+    pub fn insert(&mut self, tag: impl Into<String>, blueprint: Blueprint) -> Option<Blueprint> {
+        self.by_tag.insert(tag.into(), blueprint)
+    }
+
+    /// The blueprint tagged `tag`.
+    pub fn get(&self, tag: &str) -> Option<&Blueprint> {
+        self.by_tag.get(tag)
+    }
+
+    /// Every tag, sorted.
+    pub fn tags(&self) -> impl Iterator<Item = &str> {
+        self.by_tag.keys().map(String::as_str)
+    }
+}

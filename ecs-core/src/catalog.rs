@@ -1,0 +1,172 @@
+//! Components by name, with no registration call: every non-generic derived
+//! component submits an entry to a link-time collection (the `inventory`
+//! crate: static constructors, on Linux, macOS, iOS, Windows, Android,
+//! FreeBSD and WebAssembly). Generic components are found by type only.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::entity::TypeIdx;
+use crate::world::World;
+use crate::{Component, ComponentKey, Error};
+
+/// One derived component type, as the catalog knows it.
+#[doc(hidden)]
+pub struct Registration {
+    name: &'static str,
+    type_name: fn() -> &'static str,
+    key_stack: fn() -> &'static [ComponentKey],
+    register: fn(&mut World) -> TypeIdx,
+}
+
+impl Registration {
+    /// The entry for `T`; built in the derive's `inventory::submit!`.
+    pub const fn of<T: Component>() -> Self {
+        Registration {
+            name: T::NAME,
+            type_name: std::any::type_name::<T>,
+            key_stack: T::key_stack,
+            register: World::register::<T>,
+        }
+    }
+}
+
+inventory::collect!(Registration);
+
+/// A component type found by name: what `registered_components` lists.
+#[derive(Clone, Copy)]
+pub struct ComponentType {
+    entry: &'static Registration,
+}
+
+impl ComponentType {
+    /// The stable name (`#[component(name = "...")]` or the identifier).
+    pub fn name(&self) -> &'static str {
+        self.entry.name
+    }
+
+    /// The Rust type path, for messages.
+    pub fn type_name(&self) -> &'static str {
+        (self.entry.type_name)()
+    }
+
+    /// The key stack: this type first, then its ancestors.
+    pub fn key_stack(&self) -> &'static [ComponentKey] {
+        (self.entry.key_stack)()
+    }
+
+    /// The names of the ancestors, nearest first.
+    pub fn parents(&self) -> impl Iterator<Item = &'static str> {
+        self.key_stack().iter().skip(1).map(|k| k.name())
+    }
+
+    pub(crate) fn type_id(&self) -> TypeId {
+        self.key_stack()[0].type_id()
+    }
+
+    pub(crate) fn register(&self, world: &mut World) -> TypeIdx {
+        (self.entry.register)(world)
+    }
+}
+
+impl std::fmt::Debug for ComponentType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.name(), self.type_name())
+    }
+}
+
+static BY_NAME: LazyLock<HashMap<&'static str, Vec<&'static Registration>>> = LazyLock::new(|| {
+    let mut map: HashMap<&'static str, Vec<&'static Registration>> = HashMap::new();
+    for entry in inventory::iter::<Registration> {
+        let same = map.entry(entry.name).or_default();
+        // The derive submits each type once; stay correct if a type ever
+        // shows up twice.
+        if !same
+            .iter()
+            .any(|e| (e.key_stack)()[0] == (entry.key_stack)()[0])
+        {
+            same.push(entry);
+        }
+    }
+    map
+});
+
+/// Every derived, non-generic component type in the program, sorted by name.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Moving;
+/// #[derive(Component)]
+/// #[component(parent = Moving)]
+/// struct AxisMoving(Moving);
+/// let axis = ecs_core::registered_components().find(|c| c.name() == "AxisMoving").unwrap();
+/// assert_eq!(axis.parents().collect::<Vec<_>>(), ["Moving"]);
+/// ```
+pub fn registered_components() -> impl Iterator<Item = ComponentType> {
+    let mut all: Vec<ComponentType> = BY_NAME
+        .values()
+        .flatten()
+        .map(|&entry| ComponentType { entry })
+        .collect();
+    all.sort_by_key(|c| (c.name(), c.type_name()));
+    all.into_iter()
+}
+
+/// Names claimed by more than one type, with every type path: a build with
+/// any is misconfigured (`#[component(name = "...")]` tells them apart).
+pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
+    let mut out: Vec<_> = BY_NAME
+        .iter()
+        .filter(|(_, entries)| entries.len() > 1)
+        .map(|(name, entries)| (*name, entries.iter().map(|e| (e.type_name)()).collect()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The component type called `name`.
+///
+/// # Errors
+/// [`Error::UnknownComponent`] (with the closest registered name) or
+/// [`Error::AmbiguousName`] when two types claim the name.
+pub fn component_type(name: &str) -> Result<ComponentType, Error> {
+    match BY_NAME.get(name).map(Vec::as_slice) {
+        Some([entry]) => Ok(ComponentType { entry }),
+        Some(entries) if !entries.is_empty() => Err(Error::AmbiguousName {
+            name: entries[0].name,
+            types: entries.iter().map(|e| (e.type_name)()).collect(),
+        }),
+        _ => Err(Error::UnknownComponent {
+            name: name.to_owned(),
+            suggestion: closest(name),
+        }),
+    }
+}
+
+/// The registered name nearest to `name` by edit distance, if any is close.
+fn closest(name: &str) -> Option<&'static str> {
+    let lower = name.to_lowercase();
+    BY_NAME
+        .keys()
+        .map(|&candidate| (edit_distance(&lower, &candidate.to_lowercase()), candidate))
+        .filter(|&(d, candidate)| d <= candidate.len().max(name.len()) / 3 + 1)
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}

@@ -1,0 +1,183 @@
+//! Working with components known only by name (blueprints, editors,
+//! consoles) and cloning whole entities through their erased `Clone`.
+
+use crate::behaviour::Hook;
+use crate::catalog::component_type;
+use crate::entity::{CompRef, TypeIdx};
+use crate::instance::ComponentInfo;
+use crate::ops::lacking;
+use crate::prepared::PreparedEntity;
+use crate::world::World;
+use crate::{EntityId, EntityMut, EntityRef, Error};
+
+impl World {
+    /// The index of the component type called `name`, registering it.
+    fn type_by_name(&mut self, name: &str) -> Result<TypeIdx, Error> {
+        let found = component_type(name)?;
+        Ok(found.register(self))
+    }
+
+    /// The index of `name`'s type in this world, if any component of it (or
+    /// derived from it) was ever added.
+    fn known_type_by_name(&self, name: &str) -> Result<Option<TypeIdx>, Error> {
+        let found = component_type(name)?;
+        Ok(self.type_index.get(&found.type_id()).copied())
+    }
+
+    /// A copy of the entity (and with `deep`, its subtree) as values to
+    /// spawn; fails before anything is created when a component lacks
+    /// `Clone` (or its `clone` panics).
+    fn prepare_clone(&self, index: u32, deep: bool) -> Result<PreparedEntity, Error> {
+        let slot = &self.entities[index as usize];
+        let mut prepared = PreparedEntity::new();
+        prepared.name = self.name_of(index).map(str::to_owned);
+        prepared.enabled = !slot.disabled;
+        prepared.killed = slot.killed;
+        prepared.layers = Some(self.layers_of(index));
+        for &c in slot.components.as_slice() {
+            let clone = self
+                .ops(c.ty)
+                .clone
+                .ok_or_else(|| lacking(self.types[c.ty as usize].key.name(), "`Clone`"))?;
+            let (_, enabled) = self.instance_of(c);
+            prepared.components.push((c.ty, clone(self, c), enabled));
+        }
+        if deep {
+            for &child in self.hierarchy.children(index) {
+                prepared.children.push(self.prepare_clone(child, true)?);
+            }
+        }
+        Ok(prepared)
+    }
+
+    /// Clones an entity (Unity's `Instantiate`, Oddbox's `CloneTo`): a new
+    /// root entity with a copy of every component, its name, layers and
+    /// flags. Hooks fire on the copies as on fresh components.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`]; [`Error::Lacks`] naming the first component
+    /// type that is not `Clone`, and then nothing is created.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Clone, Debug, PartialEq)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let original = world.spawn_with((Health(3),))?;
+    /// let copy = world.clone_entity(original)?;
+    /// assert_eq!(world.entity(copy)?.get::<Health>(), Some(&Health(3)));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn clone_entity(&mut self, id: EntityId) -> Result<EntityId, Error> {
+        self.check(id)?;
+        let prepared = self.prepare_clone(id.index, false)?;
+        self.spawn_prepared(prepared, None)
+    }
+
+    /// Like [`World::clone_entity`], with the whole subtree (children in
+    /// the same order).
+    ///
+    /// # Errors
+    /// As [`World::clone_entity`], for any entity of the subtree.
+    pub fn clone_tree(&mut self, id: EntityId) -> Result<EntityId, Error> {
+        self.check(id)?;
+        let prepared = self.prepare_clone(id.index, true)?;
+        self.spawn_prepared(prepared, None)
+    }
+}
+
+impl EntityMut<'_> {
+    /// Adds the `Default` of the component type called `name` (plus its
+    /// requirements, with hooks), as `add` would.
+    ///
+    /// # Errors
+    /// [`Error::UnknownComponent`], [`Error::AmbiguousName`],
+    /// [`Error::Lacks`] when the type has no `Default`, or
+    /// [`Error::Duplicate`]; the entity is unchanged then.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Default)]
+    /// #[component(name = "health")]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.add_by_name("health")?;
+    /// assert!(world.entity(id)?.has::<Health>());
+    /// assert!(world.entity_mut(id)?.add_by_name("helth").is_err());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn add_by_name(&mut self, name: &str) -> Result<(), Error> {
+        let index = self.id().index;
+        let world = self.world_mut();
+        let ty = world.type_by_name(name)?;
+        let info_name = world.types[ty as usize].key.name();
+        let default = world
+            .ops(ty)
+            .default
+            .ok_or_else(|| lacking(info_name, "`Default`"))?;
+        world.check_single_ty(index, ty, info_name)?;
+        let before = world.entities[index as usize].components.len();
+        (world.ops(ty).push)(world, index, default());
+        let mut requirements = crate::require::Requirements::default();
+        (world.ops(ty).requirements)(&mut requirements);
+        if let Err(error) = requirements.apply(world, index) {
+            world.truncate_components(index, before);
+            return Err(error);
+        }
+        let added: Vec<CompRef> =
+            world.entities[index as usize].components.as_slice()[before..].to_vec();
+        for &c in added[1..].iter().chain(&added[..1]) {
+            world.fire(c.ty, c.row, Hook::Attach);
+            world.fire(c.ty, c.row, Hook::Enable);
+        }
+        Ok(())
+    }
+
+    /// Removes the first component whose concrete type is called `name`;
+    /// `Ok(false)` when the entity holds none.
+    ///
+    /// # Errors
+    /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
+    pub fn remove_by_name(&mut self, name: &str) -> Result<bool, Error> {
+        let index = self.id().index;
+        let world = self.world_mut();
+        let Some(ty) = world.known_type_by_name(name)? else {
+            return Ok(false);
+        };
+        let mut first = true;
+        let removed = world.remove_where(index, |_, c| {
+            let hit = first && c.ty == ty;
+            first &= !hit;
+            hit
+        });
+        Ok(removed > 0)
+    }
+}
+
+impl<'w> EntityRef<'w> {
+    /// Whether the entity holds a component that is-a the type called `name`.
+    ///
+    /// # Errors
+    /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
+    pub fn has_by_name(&self, name: &str) -> Result<bool, Error> {
+        Ok(self.get_by_name(name)?.is_some())
+    }
+
+    /// The first component that is-a the type called `name`: its name,
+    /// instance id, enabled flag and `Debug` value.
+    ///
+    /// # Errors
+    /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
+    pub fn get_by_name(&self, name: &str) -> Result<Option<ComponentInfo<'w>>, Error> {
+        let world = self.world();
+        let Some(t) = world.known_type_by_name(name)? else {
+            return Ok(None);
+        };
+        let index = self.id().index;
+        let Some(pos) = world.position_of(index, t) else {
+            return Ok(None);
+        };
+        Ok(self.components().nth(pos))
+    }
+}

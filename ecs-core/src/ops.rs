@@ -1,0 +1,189 @@
+//! What a component type can do beyond being stored (be defaulted, cloned,
+//! serialized, deserialized), found by the derive through autoref
+//! specialization so no extra attribute is needed, and kept as plain
+//! function pointers for code that only has a type's name.
+
+use std::any::Any;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::entity::CompRef;
+use crate::storage::typed;
+use crate::world::World;
+use crate::{Component, Error};
+
+/// A component value with its type erased.
+pub(crate) type BoxedComponent = Box<dyn Any + Send + Sync>;
+
+/// Copies one stored component into a box.
+pub(crate) type CloneFn = fn(&World, CompRef) -> BoxedComponent;
+/// Writes one stored component as JSON.
+pub(crate) type SerializeFn = fn(&World, CompRef) -> Result<serde_json::Value, String>;
+/// Reads a component from JSON.
+pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
+
+/// The erased capabilities of one component type.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct ComponentOps {
+    pub default: Option<fn() -> BoxedComponent>,
+    pub clone: Option<CloneFn>,
+    pub serialize: Option<SerializeFn>,
+    pub deserialize: Option<DeserializeFn>,
+    /// Appends a boxed value of this type to an entity with no checks.
+    pub push: fn(&mut World, u32, BoxedComponent),
+    pub requirements: fn(&mut crate::require::Requirements),
+    /// `#[component(transient)]`: left out of saved worlds on purpose.
+    pub transient: bool,
+}
+
+/// `(path inside the data, message)`.
+#[doc(hidden)]
+pub type DataErrorParts = (String, String);
+
+impl ComponentOps {
+    /// The operations every component has; the derive fills in the rest.
+    pub const fn base<T: Component>(transient: bool) -> Self {
+        ComponentOps {
+            default: None,
+            clone: None,
+            serialize: None,
+            deserialize: None,
+            push: push_boxed::<T>,
+            requirements: T::__requirements,
+            transient,
+        }
+    }
+}
+
+fn push_boxed<T: Component>(world: &mut World, index: u32, value: BoxedComponent) {
+    let value = *value
+        .downcast::<T>()
+        .expect("a boxed component is pushed through its own type's ops");
+    let ty = world.register::<T>();
+    world.push_unchecked(index, ty, value);
+}
+
+fn default_boxed<T: Component + Default>() -> BoxedComponent {
+    Box::new(T::default())
+}
+
+fn clone_boxed<T: Component + Clone>(world: &World, comp: CompRef) -> BoxedComponent {
+    let column = world.columns[comp.ty as usize]
+        .as_deref()
+        .expect("a stored component has a column");
+    Box::new(typed::<T>(column).data[comp.row as usize].clone())
+}
+
+fn serialize_row<T: Component + Serialize>(
+    world: &World,
+    comp: CompRef,
+) -> Result<serde_json::Value, String> {
+    let column = world.columns[comp.ty as usize]
+        .as_deref()
+        .expect("a stored component has a column");
+    serde_json::to_value(&typed::<T>(column).data[comp.row as usize]).map_err(|e| e.to_string())
+}
+
+fn deserialize_boxed<T: Component + DeserializeOwned>(
+    data: &serde_json::Value,
+) -> Result<BoxedComponent, DataErrorParts> {
+    // The fast path does not track where it is; only a failure pays for
+    // a second pass that finds the path.
+    match T::deserialize(data) {
+        Ok(value) => Ok(Box::new(value)),
+        Err(_) => match serde_path_to_error::deserialize::<_, T>(data) {
+            Ok(value) => Ok(Box::new(value)),
+            Err(error) => {
+                let path = error.path().to_string();
+                let path = if path == "." { String::new() } else { path };
+                Err((path, error.into_inner().to_string()))
+            }
+        },
+    }
+}
+
+/// Asks "does `T` implement ...?" in generated code: `(&&Probe::<T>::new())`
+/// picks the `Has*` impl one autoref away when the bound holds, else the
+/// `No*` impl on the probe itself.
+#[doc(hidden)]
+pub struct Probe<T>(PhantomData<fn() -> T>);
+
+impl<T> Probe<T> {
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+macro_rules! capability {
+    ($has:ident, $no:ident, $method:ident, $bound:path, $ty:ty, $f:ident) => {
+        #[doc(hidden)]
+        pub trait $has {
+            fn $method(&self) -> Option<$ty>;
+        }
+        impl<T: Component + $bound> $has for &Probe<T> {
+            fn $method(&self) -> Option<$ty> {
+                Some($f::<T>)
+            }
+        }
+        #[doc(hidden)]
+        pub trait $no {
+            fn $method(&self) -> Option<$ty>;
+        }
+        impl<T> $no for Probe<T> {
+            fn $method(&self) -> Option<$ty> {
+                None
+            }
+        }
+    };
+}
+
+capability!(
+    HasDefault,
+    NoDefault,
+    __ecs_default,
+    Default,
+    fn() -> BoxedComponent,
+    default_boxed
+);
+capability!(
+    HasClone,
+    NoClone,
+    __ecs_clone,
+    Clone,
+    fn(&World, CompRef) -> BoxedComponent,
+    clone_boxed
+);
+capability!(
+    HasSerialize,
+    NoSerialize,
+    __ecs_serialize,
+    Serialize,
+    fn(&World, CompRef) -> Result<serde_json::Value, String>,
+    serialize_row
+);
+capability!(
+    HasDeserialize,
+    NoDeserialize,
+    __ecs_deserialize,
+    DeserializeOwned,
+    fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>,
+    deserialize_boxed
+);
+
+impl World {
+    /// The ops of `ty`, a type with stored components.
+    pub(crate) fn ops(&self, ty: crate::entity::TypeIdx) -> ComponentOps {
+        self.types[ty as usize]
+            .ops
+            .expect("a type with stored components was registered by its own type")
+    }
+}
+
+/// Error for a type that lacks a capability an operation needs.
+pub(crate) fn lacking(name: &'static str, capability: &'static str) -> Error {
+    Error::Lacks { name, capability }
+}

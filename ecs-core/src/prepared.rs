@@ -1,0 +1,148 @@
+//! Entities assembled from type-erased values (blueprints, loaded worlds,
+//! clones), checked in full before anything touches the world, then
+//! spawned all at once.
+
+use crate::behaviour::Hook;
+use crate::entity::{CompRef, TypeIdx};
+use crate::ops::BoxedComponent;
+use crate::world::World;
+use crate::{EntityId, Error};
+
+/// One entity to spawn, with its subtree.
+pub(crate) struct PreparedEntity {
+    pub name: Option<String>,
+    pub enabled: bool,
+    pub killed: bool,
+    pub layers: Option<u32>,
+    /// `(type, value, enabled)` in insertion order.
+    pub components: Vec<(TypeIdx, BoxedComponent, bool)>,
+    pub children: Vec<PreparedEntity>,
+}
+
+impl PreparedEntity {
+    pub fn new() -> Self {
+        PreparedEntity {
+            name: None,
+            enabled: true,
+            killed: false,
+            layers: None,
+            components: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
+impl World {
+    /// Where two of `types` (one entity's components, in order) are-a the
+    /// same single type: `(earlier, later, that type)`.
+    pub(crate) fn single_rule_clash(&self, types: &[TypeIdx]) -> Option<(usize, usize, TypeIdx)> {
+        for (j, &b) in types.iter().enumerate() {
+            for (i, &a) in types[..j].iter().enumerate() {
+                let info = &self.types[a as usize];
+                let clash = std::iter::once(a)
+                    .chain(info.ancestors.iter().copied())
+                    .filter(|&k| !self.types[k as usize].multiple)
+                    .find(|&k| self.types[b as usize].is_a(b, k));
+                if let Some(k) = clash {
+                    return Some((i, j, k));
+                }
+            }
+        }
+        None
+    }
+
+    /// Spawns `prepared` (checked by the caller against the single rule):
+    /// every component first, then the requirements they lack, then the
+    /// attach and enable hooks, entity by entity, parents first. On error
+    /// (a requirement clashing with a listed component) nothing is left.
+    pub(crate) fn spawn_prepared(
+        &mut self,
+        prepared: PreparedEntity,
+        parent: Option<EntityId>,
+    ) -> Result<EntityId, Error> {
+        let mut created = Vec::new();
+        let root = self.spawn_tree(prepared, parent, &mut created);
+        for &id in &created {
+            if let Err(error) = self.add_requirements(id.index) {
+                for &id in created.iter().rev() {
+                    self.despawn_one(id.index, false);
+                }
+                return Err(error);
+            }
+        }
+        for &id in &created {
+            let comps: Vec<CompRef> = self.entities[id.index as usize]
+                .components
+                .as_slice()
+                .to_vec();
+            for c in comps {
+                self.fire(c.ty, c.row, Hook::Attach);
+                if self.columns[c.ty as usize]
+                    .as_deref()
+                    .is_some_and(|col| col.meta(c.row) & crate::storage::DISABLED == 0)
+                {
+                    self.fire(c.ty, c.row, Hook::Enable);
+                }
+            }
+        }
+        Ok(root)
+    }
+
+    fn spawn_tree(
+        &mut self,
+        prepared: PreparedEntity,
+        parent: Option<EntityId>,
+        created: &mut Vec<EntityId>,
+    ) -> EntityId {
+        let id = self.spawn();
+        created.push(id);
+        if let Some(name) = &prepared.name {
+            self.names.set(id.index, Some(name));
+        }
+        let slot = &mut self.entities[id.index as usize];
+        slot.disabled = !prepared.enabled;
+        slot.killed = prepared.killed;
+        if let Some(mask) = prepared.layers {
+            self.set_layers_at(id.index, mask);
+        }
+        for (ty, value, enabled) in prepared.components {
+            (self.ops(ty).push)(self, id.index, value);
+            if !enabled {
+                let comp = *self.entities[id.index as usize]
+                    .components
+                    .as_slice()
+                    .last()
+                    .expect("just pushed");
+                self.columns[ty as usize]
+                    .as_deref_mut()
+                    .expect("just pushed")
+                    .set_disabled(comp.row, true);
+            }
+        }
+        if let Some(parent) = parent {
+            self.set_parent(id, parent)
+                .expect("a fresh entity under a live parent");
+        }
+        for child in prepared.children {
+            self.spawn_tree(child, Some(id), created);
+        }
+        id
+    }
+
+    /// Adds the `Default` of every requirement the entity's components
+    /// have and it lacks.
+    fn add_requirements(&mut self, index: u32) -> Result<(), Error> {
+        let types: Vec<TypeIdx> = self.entities[index as usize]
+            .components
+            .as_slice()
+            .iter()
+            .map(|c| c.ty)
+            .collect();
+        for ty in types {
+            let mut requirements = crate::require::Requirements::default();
+            (self.ops(ty).requirements)(&mut requirements);
+            requirements.apply(self, index)?;
+        }
+        Ok(())
+    }
+}

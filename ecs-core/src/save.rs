@@ -1,0 +1,315 @@
+//! Saving a whole world to JSON and loading it back: components (through
+//! serde), names, hierarchy, enabled and killed flags, layers.
+//!
+//! ```json
+//! { "format": "ecs-core/world", "version": 1, "entities": [
+//!   { "id": 0, "name": "car", "enabled": true, "killed": false, "layers": 1,
+//!     "children": [1],
+//!     "components": [ { "type": "Wheel", "enabled": true, "data": { .. } } ] } ] }
+//! ```
+//!
+//! `id`s are positions in the file, not [`EntityId`]s: a loaded world
+//! numbers its entities afresh, in file order.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::blueprint::Blueprint;
+use crate::prepared::PreparedEntity;
+use crate::world::World;
+use crate::{EntityId, Error};
+
+const FORMAT: &str = "ecs-core/world";
+const VERSION: u64 = 1;
+
+impl World {
+    /// The world as JSON. Components of `#[component(transient)]` types are
+    /// left out on purpose.
+    ///
+    /// # Errors
+    /// [`Error::NotSerializable`] naming every component type present that
+    /// has no `serde::Serialize` (and is not transient); nothing is written
+    /// then. [`Error::Data`] when a component's own `Serialize` fails.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// world.entity_mut(car)?.add(Health(3))?;
+    /// let json = world.save_json()?;
+    /// let loaded = World::load_json(&json)?;
+    /// let car = loaded.find_by_name("car").unwrap();
+    /// assert_eq!(loaded.entity(car)?.get::<Health>(), Some(&Health(3)));
+    /// assert_eq!(loaded.save_json()?, json);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn save_json(&self) -> Result<String, Error> {
+        let value = self.save_value()?;
+        serde_json::to_string_pretty(&value).map_err(|e| Error::Data {
+            path: "(root)".into(),
+            message: e.to_string(),
+        })
+    }
+
+    /// [`World::save_json`] as a JSON value.
+    ///
+    /// # Errors
+    /// As [`World::save_json`].
+    pub fn save_value(&self) -> Result<Value, Error> {
+        // Canonical order: each root (in slot order) followed by its subtree,
+        // depth-first; loading spawns in this order, so saving a loaded
+        // world gives the same file.
+        let ids: Vec<EntityId> = self
+            .roots()
+            .flat_map(|root| self.hierarchy.subtree(root.index))
+            .map(|index| self.id_at(index))
+            .collect();
+        let position: HashMap<u32, usize> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.index, i))
+            .collect();
+        let mut missing: Vec<&'static str> = Vec::new();
+        let mut entities = Vec::with_capacity(ids.len());
+        for (i, id) in ids.iter().enumerate() {
+            let slot = &self.entities[id.index as usize];
+            let mut components = Vec::new();
+            for &c in slot.components.as_slice() {
+                let ops = self.ops(c.ty);
+                let name = self.types[c.ty as usize].key.name();
+                if ops.transient {
+                    continue;
+                }
+                let Some(serialize) = ops.serialize else {
+                    if !missing.contains(&name) {
+                        missing.push(name);
+                    }
+                    continue;
+                };
+                let data = serialize(self, c).map_err(|message| Error::Data {
+                    path: format!("entities[{i}].components[{}].data", components.len()),
+                    message,
+                })?;
+                let (_, enabled) = self.instance_of(c);
+                components.push(json!({ "type": name, "enabled": enabled, "data": data }));
+            }
+            let children: Vec<usize> = self
+                .hierarchy
+                .children(id.index)
+                .iter()
+                .map(|c| position[c])
+                .collect();
+            let mut entity = Map::new();
+            entity.insert("id".into(), json!(i));
+            if let Some(name) = self.name_of(id.index) {
+                entity.insert("name".into(), json!(name));
+            }
+            entity.insert("enabled".into(), json!(!slot.disabled));
+            entity.insert("killed".into(), json!(slot.killed));
+            entity.insert("layers".into(), json!(self.layers_of(id.index)));
+            entity.insert("children".into(), json!(children));
+            entity.insert("components".into(), Value::Array(components));
+            entities.push(Value::Object(entity));
+        }
+        if !missing.is_empty() {
+            missing.sort_unstable();
+            return Err(Error::NotSerializable { names: missing });
+        }
+        Ok(json!({ "format": FORMAT, "version": VERSION, "entities": entities }))
+    }
+
+    /// A new world from [`World::save_json`] output.
+    ///
+    /// # Errors
+    /// [`Error::Data`] with the JSON path of the first problem (bad JSON,
+    /// unknown component, data that does not deserialize, a child listed
+    /// twice or a cycle, ...). Nothing is returned half-loaded.
+    pub fn load_json(json: &str) -> Result<World, Error> {
+        let value: Value = serde_json::from_str(json).map_err(|e| Error::Data {
+            path: "(root)".into(),
+            message: format!("not valid JSON: {e}"),
+        })?;
+        Self::load_value(&value)
+    }
+
+    /// [`World::load_json`] from a parsed value.
+    ///
+    /// # Errors
+    /// As [`World::load_json`].
+    pub fn load_value(value: &Value) -> Result<World, Error> {
+        let bad = |path: String, message: String| Error::Data { path, message };
+        let root = value
+            .as_object()
+            .ok_or_else(|| bad("(root)".into(), "expected an object".into()))?;
+        if root.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(bad(
+                "format".into(),
+                format!("expected \"{FORMAT}\": this is not a saved world"),
+            ));
+        }
+        if root.get("version").and_then(Value::as_u64) != Some(VERSION) {
+            return Err(bad(
+                "version".into(),
+                format!("expected {VERSION}, the only version this build reads"),
+            ));
+        }
+        let list = root
+            .get("entities")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad("entities".into(), "expected an array of entities".into()))?;
+
+        // Who is whose child, checked before anything is built.
+        let mut parent_of: Vec<Option<usize>> = vec![None; list.len()];
+        let mut children_of: Vec<Vec<usize>> = vec![Vec::new(); list.len()];
+        for (i, entity) in list.iter().enumerate() {
+            let path = format!("entities[{i}]");
+            if entity.get("id").and_then(Value::as_u64) != Some(i as u64) {
+                return Err(bad(
+                    format!("{path}.id"),
+                    format!("expected {i}: ids are positions in the list"),
+                ));
+            }
+            let children = match entity.get("children") {
+                None => &[][..],
+                Some(v) => v.as_array().map(Vec::as_slice).ok_or_else(|| {
+                    bad(
+                        format!("{path}.children"),
+                        "expected an array of ids".into(),
+                    )
+                })?,
+            };
+            for (k, child) in children.iter().enumerate() {
+                let here = format!("{path}.children[{k}]");
+                let c = child
+                    .as_u64()
+                    .map(|c| c as usize)
+                    .filter(|&c| c < list.len() && c != i)
+                    .ok_or_else(|| {
+                        bad(
+                            here.clone(),
+                            "expected the id of another entity in this file".into(),
+                        )
+                    })?;
+                if parent_of[c].replace(i).is_some() {
+                    return Err(bad(here, format!("entity {c} is listed as a child twice")));
+                }
+                children_of[i].push(c);
+            }
+        }
+        // A cycle leaves entities that no root reaches.
+        let mut reached = vec![false; list.len()];
+        let mut stack: Vec<usize> = (0..list.len())
+            .filter(|&i| parent_of[i].is_none())
+            .collect();
+        while let Some(i) = stack.pop() {
+            reached[i] = true;
+            stack.extend(&children_of[i]);
+        }
+        if let Some(i) = reached.iter().position(|r| !r) {
+            return Err(bad(
+                format!("entities[{i}]"),
+                "this entity is its own ancestor (a parent cycle)".into(),
+            ));
+        }
+
+        let mut world = World::new();
+        let mut prepared = Vec::with_capacity(list.len());
+        for (i, entity) in list.iter().enumerate() {
+            prepared.push(Some(load_entity(&mut world, entity, i)?));
+        }
+        fn build(
+            i: usize,
+            prepared: &mut [Option<PreparedEntity>],
+            children_of: &[Vec<usize>],
+        ) -> PreparedEntity {
+            let mut node = prepared[i].take().expect("each entity is used once");
+            for &c in &children_of[i] {
+                node.children.push(build(c, prepared, children_of));
+            }
+            node
+        }
+        // Roots in file order, each with its subtree depth-first: for a file
+        // written by `save_json` that is the file's own order.
+        let roots: Vec<usize> = (0..list.len())
+            .filter(|&i| parent_of[i].is_none())
+            .collect();
+        for root in roots {
+            let tree = build(root, &mut prepared, &children_of);
+            world.spawn_prepared(tree, None)?;
+        }
+        Ok(world)
+    }
+}
+
+/// One saved entity as values to spawn (no children yet).
+fn load_entity(world: &mut World, entity: &Value, i: usize) -> Result<PreparedEntity, Error> {
+    let path = format!("entities[{i}]");
+    let object = entity.as_object().ok_or_else(|| Error::Data {
+        path: path.clone(),
+        message: "expected an entity object".into(),
+    })?;
+    let flag = |key: &str, default: bool| -> Result<bool, Error> {
+        match object.get(key) {
+            None => Ok(default),
+            Some(v) => v.as_bool().ok_or_else(|| Error::Data {
+                path: format!("{path}.{key}"),
+                message: "expected true or false".into(),
+            }),
+        }
+    };
+    // The components are a blueprint's: reuse its checks and messages.
+    let mut as_blueprint = Map::new();
+    if let Some(components) = object.get("components") {
+        as_blueprint.insert("components".into(), components.clone());
+    }
+    let blueprint =
+        Blueprint::from_value(&Value::Object(as_blueprint)).map_err(|e| prefix(e, &path))?;
+    let mut prepared = blueprint.prepare(world, "").map_err(|e| prefix(e, &path))?;
+    prepared.name = match object.get("name") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            return Err(Error::Data {
+                path: format!("{path}.name"),
+                message: "expected a string".into(),
+            })
+        }
+    };
+    prepared.enabled = flag("enabled", true)?;
+    prepared.killed = flag("killed", false)?;
+    prepared.layers = match object.get("layers") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|l| u32::try_from(l).ok())
+                .ok_or_else(|| Error::Data {
+                    path: format!("{path}.layers"),
+                    message: "expected a 32-bit layer mask".into(),
+                })?,
+        ),
+    };
+    Ok(prepared)
+}
+
+fn prefix(error: Error, path: &str) -> Error {
+    match error {
+        Error::Data {
+            path: inner,
+            message,
+        } if inner == "(root)" => Error::Data {
+            path: path.to_owned(),
+            message,
+        },
+        Error::Data {
+            path: inner,
+            message,
+        } => Error::Data {
+            path: format!("{path}.{inner}"),
+            message,
+        },
+        other => other,
+    }
+}

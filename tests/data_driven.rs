@@ -1,0 +1,456 @@
+//! Components by name, clone, JSON blueprints, save and load.
+
+use ecs_core::prelude::*;
+use ecs_core::{component_type, name_conflicts, registered_components, BlueprintLibrary};
+use serde::{Deserialize, Serialize};
+
+#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct Transform {
+    x: f32,
+    y: f32,
+}
+
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Model {
+    mesh: String,
+    #[serde(default)]
+    should_render: bool,
+}
+
+#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct Moving {
+    speed: f32,
+}
+
+#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+#[component(parent = Moving)]
+struct AxisMoving {
+    base: Moving,
+    vertical: bool,
+}
+
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[component(multiple, name = "collider")]
+struct Collider {
+    radius: f32,
+}
+
+/// Not `Clone`, not serde.
+#[derive(Component, Debug)]
+struct Opaque;
+
+/// Not serde, but left out of saves on purpose.
+#[derive(Component, Debug, Clone)]
+#[component(transient)]
+struct CacheHandle(u64);
+
+#[derive(Component, Debug, Default, Clone, Serialize, Deserialize, PartialEq)]
+#[component(requires(Transform))]
+struct Enemy;
+
+mod elsewhere {
+    use ecs_core::Component;
+    /// Claims a name another type has: detected, never silently picked.
+    #[derive(Component, Default)]
+    #[component(name = "Clash")]
+    pub struct ClashA;
+    #[derive(Component, Default)]
+    #[component(name = "Clash")]
+    pub struct ClashB;
+}
+
+#[test]
+fn every_derived_component_is_found_by_name_with_its_parents() {
+    let axis = component_type("AxisMoving").unwrap();
+    assert_eq!(axis.parents().collect::<Vec<_>>(), ["Moving"]);
+    assert!(axis.type_name().ends_with("AxisMoving"));
+    assert!(registered_components().any(|c| c.name() == "collider"));
+    let err = component_type("Transfrom").unwrap_err();
+    assert_eq!(
+        err,
+        Error::UnknownComponent {
+            name: "Transfrom".into(),
+            suggestion: Some("Transform")
+        }
+    );
+}
+
+#[test]
+fn two_types_with_one_name_are_reported_with_both_paths() {
+    let conflicts = name_conflicts();
+    let clash = conflicts.iter().find(|(name, _)| *name == "Clash").unwrap();
+    assert_eq!(clash.1.len(), 2);
+    assert!(clash.1.iter().any(|p| p.ends_with("elsewhere::ClashA")));
+    assert!(clash.1.iter().any(|p| p.ends_with("elsewhere::ClashB")));
+    let err = component_type("Clash").unwrap_err();
+    assert!(matches!(err, Error::AmbiguousName { name: "Clash", .. }));
+    assert!(err.to_string().contains("ClashA") && err.to_string().contains("ClashB"));
+}
+
+#[test]
+fn add_has_get_and_remove_by_name() {
+    let mut world = World::new();
+    let id = world.spawn();
+    let mut e = world.entity_mut(id).unwrap();
+    e.add_by_name("AxisMoving").unwrap();
+    assert!(e.has::<Moving>());
+    assert_eq!(
+        e.add_by_name("Moving").unwrap_err(),
+        Error::Duplicate {
+            entity: id,
+            adding: "Moving",
+            existing: "AxisMoving",
+            single: "Moving"
+        }
+    );
+    assert_eq!(
+        e.add_by_name("Opaque").unwrap_err(),
+        Error::Lacks {
+            name: "Opaque",
+            capability: "`Default`"
+        }
+    );
+    e.add_by_name("Enemy").unwrap();
+    assert!(e.has::<Transform>(), "requirements apply by name too");
+    let r = world.entity(id).unwrap();
+    assert!(r.has_by_name("Moving").unwrap(), "is-a by name");
+    assert_eq!(
+        r.get_by_name("Moving").unwrap().unwrap().name(),
+        "AxisMoving"
+    );
+    assert!(!r.has_by_name("collider").unwrap());
+    assert!(r.has_by_name("Nope").is_err());
+    let mut e = world.entity_mut(id).unwrap();
+    assert!(!e.remove_by_name("Moving").unwrap(), "exact type only");
+    assert!(e.remove_by_name("AxisMoving").unwrap());
+    assert!(!e.has::<Moving>());
+}
+
+#[test]
+fn clone_copies_components_flags_and_subtree() {
+    let mut world = World::new();
+    let car = world.spawn_named("car");
+    world
+        .entity_mut(car)
+        .unwrap()
+        .add(Transform { x: 1.0, y: 2.0 })
+        .unwrap();
+    world
+        .entity_mut(car)
+        .unwrap()
+        .add(Collider { radius: 1.0 })
+        .unwrap();
+    world
+        .entity_mut(car)
+        .unwrap()
+        .add(Collider { radius: 2.0 })
+        .unwrap();
+    world.entity_mut(car).unwrap().disable::<Transform>();
+    world.entity_mut(car).unwrap().set_layers(0b100);
+    let wheel = world.spawn_with((Moving { speed: 3.0 },)).unwrap();
+    world.set_parent(wheel, car).unwrap();
+
+    let flat = world.clone_entity(car).unwrap();
+    let e = world.entity(flat).unwrap();
+    assert_eq!(e.name(), Some("car"));
+    assert_eq!(e.layers(), 0b100);
+    assert_eq!(
+        e.get_all::<Collider>()
+            .map(|c| c.radius)
+            .collect::<Vec<_>>(),
+        [1.0, 2.0]
+    );
+    assert_eq!(
+        e.get_filtered::<Transform>(Filter::Disabled),
+        Some(&Transform { x: 1.0, y: 2.0 })
+    );
+    assert_eq!(e.children().count(), 0);
+    assert_eq!(e.parent(), None);
+
+    let deep = world.clone_tree(car).unwrap();
+    let child = world.entity(deep).unwrap().children().next().unwrap();
+    assert_ne!(child, wheel);
+    assert_eq!(
+        world.entity(child).unwrap().get::<Moving>(),
+        Some(&Moving { speed: 3.0 })
+    );
+    assert_eq!(world.len(), 5);
+}
+
+#[test]
+fn cloning_a_non_clone_component_fails_and_creates_nothing() {
+    let mut world = World::new();
+    let parent = world.spawn_with((Transform::default(),)).unwrap();
+    let child = world.spawn_with((Opaque,)).unwrap();
+    world.set_parent(child, parent).unwrap();
+    let before = world.len();
+    let err = world.clone_tree(parent).unwrap_err();
+    assert_eq!(
+        err,
+        Error::Lacks {
+            name: "Opaque",
+            capability: "`Clone`"
+        }
+    );
+    assert_eq!(world.len(), before);
+    assert_eq!(world.iter::<Transform>().count(), 1);
+    assert!(
+        world.clone_entity(parent).is_ok(),
+        "the parent alone is cloneable"
+    );
+}
+
+const HAZMAT: &str = r#"{
+  "id": 10,
+  "tag": "Hazmat",
+  "components": [
+    { "type": "Transform", "data": { "x": 1, "y": 2 } },
+    { "type": "Model", "data": { "mesh": "Assets/Hazmat.fbx", "should_render": true } },
+    { "type": "collider", "data": { "radius": 0.5 } },
+    { "type": "collider", "data": { "radius": 1.5 }, "enabled": false }
+  ],
+  "children": [
+    { "name": "hazmat-hat", "components": [ { "type": "AxisMoving", "data": { "base": { "speed": 2 }, "vertical": true } } ] }
+  ]
+}"#;
+
+#[test]
+fn a_blueprint_spawns_its_entity_and_children() {
+    let bp = Blueprint::from_json(HAZMAT).unwrap();
+    assert_eq!((bp.id, bp.tag.as_deref()), (Some(10), Some("Hazmat")));
+    let mut world = World::new();
+    let id = world.spawn_blueprint(&bp).unwrap();
+    let e = world.entity(id).unwrap();
+    assert_eq!(e.name(), Some("Hazmat"));
+    assert_eq!(e.get::<Transform>(), Some(&Transform { x: 1.0, y: 2.0 }));
+    assert_eq!(e.get::<Model>().unwrap().mesh, "Assets/Hazmat.fbx");
+    assert_eq!(e.get_all_filtered::<Collider>(Filter::Enabled).count(), 1);
+    let hat = e.children().next().unwrap();
+    assert_eq!(world.entity(hat).unwrap().name(), Some("hazmat-hat"));
+    assert_eq!(
+        world.entity(hat).unwrap().get::<Moving>().unwrap().speed,
+        2.0
+    );
+
+    let many = world.spawn_blueprints(&bp, 100).unwrap();
+    assert_eq!(many.len(), 100);
+    assert_eq!(world.len(), 202);
+}
+
+fn spawn_err(json: &str) -> (String, World) {
+    let mut world = World::new();
+    world.spawn_with((Transform::default(),)).unwrap();
+    let result = Blueprint::from_json(json).and_then(|bp| world.spawn_blueprint(&bp));
+    let message = result.unwrap_err().to_string();
+    (message, world)
+}
+
+#[test]
+fn bad_blueprints_name_the_json_path_and_leave_nothing() {
+    let cases = [
+        (
+            r#"{"components": [{"type": "Transform"}, {"type": "Model", "data": {"mesh": 3}}]}"#,
+            "components[1].data.mesh: invalid type: integer `3`, expected a string",
+        ),
+        (
+            r#"{"components": [{"type": "Modle", "data": {}}]}"#,
+            "components[0].type: no component is called `Modle` (did you mean `Model`?)",
+        ),
+        (
+            r#"{"components": [{"type": "Moving"}, {"type": "AxisMoving"}]}"#,
+            "components[1]: `AxisMoving` is-a `Moving`, like `Moving` at components[0], and `Moving` is single",
+        ),
+        (
+            r#"{"components": [{"type": "Opaque"}]}"#,
+            "components[0]: `Opaque` cannot be read from data: it does not implement `serde::Deserialize`",
+        ),
+        (
+            r#"{"children": [{"components": [{"type": "collider", "data": {"radius": "big"}}]}]}"#,
+            "children[0].components[0].data.radius: invalid type: string \"big\", expected f32",
+        ),
+        (r#"{"components": {"type": "Model"}}"#, "components: expected an array, found an object"),
+        (r#"{"components": [{"data": {}}]}"#, "components[0]: missing `type`"),
+        (r#"{"colour": 3}"#, "colour: unknown field `colour`"),
+        (r#"{"components": [{"type": "Model", "data": {"mesh": "m"}}"#, "(root): not valid JSON"),
+        (r#"[1, 2]"#, "(root): expected a blueprint object, found an array"),
+    ];
+    for (json, expected) in cases {
+        let (message, world) = spawn_err(json);
+        assert!(
+            message.starts_with(expected),
+            "{json}\n  got: {message}\n want: {expected}"
+        );
+        assert_eq!(world.len(), 1, "nothing spawned for {json}");
+        assert_eq!(world.iter::<Model>().count(), 0);
+        assert_eq!(world.iter::<Moving>().count(), 0);
+    }
+}
+
+#[test]
+fn nesting_is_bounded() {
+    let mut value = serde_json::json!({"components": []});
+    for _ in 0..(ecs_core::MAX_BLUEPRINT_DEPTH + 1) {
+        value = serde_json::json!({ "children": [value] });
+    }
+    let err = Blueprint::from_value(&value).unwrap_err().to_string();
+    assert!(err.contains("nested deeper than 64"), "{err}");
+    // Text nested past serde_json's own limit stops in the parser.
+    let json = "[".repeat(10_000);
+    let err = Blueprint::from_json(&json).unwrap_err().to_string();
+    assert!(err.starts_with("(root): not valid JSON"), "{err}");
+}
+
+#[test]
+fn required_components_fill_gaps_without_clashing_with_listed_ones() {
+    let bp = Blueprint::from_json(
+        r#"{"components": [{"type": "Enemy"}, {"type": "Transform", "data": {"x": 5, "y": 0}}]}"#,
+    )
+    .unwrap();
+    let mut world = World::new();
+    let id = world.spawn_blueprint(&bp).unwrap();
+    assert_eq!(world.entity(id).unwrap().get::<Transform>().unwrap().x, 5.0);
+    let bare = Blueprint::from_json(r#"{"components": [{"type": "Enemy"}]}"#).unwrap();
+    let id = world.spawn_blueprint(&bare).unwrap();
+    assert_eq!(
+        world.entity(id).unwrap().get::<Transform>(),
+        Some(&Transform::default())
+    );
+}
+
+#[test]
+fn a_library_loads_a_directory_by_tag() {
+    let dir = std::env::temp_dir().join(format!("ecs-blueprints-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("hazmat.json"), HAZMAT).unwrap();
+    std::fs::write(
+        dir.join("crate.json"),
+        r#"{"components": [{"type": "Transform"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("notes.txt"), "ignored").unwrap();
+    let library = BlueprintLibrary::load_dir(&dir).unwrap();
+    assert_eq!(library.tags().collect::<Vec<_>>(), ["Hazmat", "crate"]);
+    std::fs::write(dir.join("broken.json"), r#"{"components": [{"type": 1}]}"#).unwrap();
+    let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
+    assert!(
+        err.starts_with("broken.json: components[0].type: expected a string"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(matches!(
+        BlueprintLibrary::load_dir(&dir),
+        Err(Error::Io { .. })
+    ));
+}
+
+fn sample_world() -> World {
+    let mut world = World::new();
+    let car = world.spawn_named("car");
+    let mut e = world.entity_mut(car).unwrap();
+    e.add(Transform { x: 1.5, y: -2.0 }).unwrap();
+    e.add(Collider { radius: 1.0 }).unwrap();
+    e.add(Collider { radius: 2.0 }).unwrap();
+    e.add(CacheHandle(7)).unwrap();
+    e.set_layers(0b1010);
+    e.disable::<Transform>();
+    let wheels: Vec<EntityId> = (0..3)
+        .map(|i| {
+            world
+                .spawn_with((AxisMoving {
+                    base: Moving { speed: i as f32 },
+                    vertical: i % 2 == 0,
+                },))
+                .unwrap()
+        })
+        .collect();
+    for &w in wheels.iter().rev() {
+        world.set_parent(w, car).unwrap();
+    }
+    world.entity_mut(wheels[1]).unwrap().kill();
+    world.entity_mut(wheels[2]).unwrap().set_enabled(false);
+    let gone = world.spawn();
+    world.despawn(gone).unwrap();
+    world.spawn_named("empty");
+    world
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let world = sample_world();
+    let json = world.save_json().unwrap();
+    let loaded = World::load_json(&json).unwrap();
+    assert_eq!(
+        loaded.save_json().unwrap(),
+        json,
+        "lossless: saving the loaded world gives the same file"
+    );
+    let car = loaded.find_by_name("car").unwrap();
+    let e = loaded.entity(car).unwrap();
+    assert_eq!(e.layers(), 0b1010);
+    assert_eq!(
+        e.get_filtered::<Transform>(Filter::Disabled),
+        Some(&Transform { x: 1.5, y: -2.0 })
+    );
+    assert!(
+        e.get::<CacheHandle>().is_none(),
+        "transient components are not saved"
+    );
+    let original = world.find_by_name("car").unwrap();
+    assert_eq!(
+        world
+            .entity(original)
+            .unwrap()
+            .get::<CacheHandle>()
+            .map(|c| c.0),
+        Some(7)
+    );
+    let speeds: Vec<f32> = e
+        .children()
+        .map(|c| loaded.entity(c).unwrap().get::<Moving>().unwrap().speed)
+        .collect();
+    assert_eq!(speeds, [2.0, 1.0, 0.0], "child order kept");
+    let children: Vec<EntityId> = e.children().collect();
+    assert!(loaded.entity(children[1]).unwrap().is_dead());
+    assert!(!loaded.entity(children[0]).unwrap().is_enabled());
+    assert_eq!(loaded.len(), world.len());
+}
+
+#[test]
+fn unsavable_components_are_named_not_dropped() {
+    let mut world = sample_world();
+    let id = world.spawn_with((Opaque,)).unwrap();
+    assert_eq!(
+        world.save_json().unwrap_err(),
+        Error::NotSerializable {
+            names: vec!["Opaque"]
+        }
+    );
+    world.despawn(id).unwrap();
+    assert!(world.save_json().is_ok());
+}
+
+#[test]
+fn corrupt_saves_are_rejected_with_a_path() {
+    let json = sample_world().save_json().unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    value["entities"][1]["components"][0]["data"]["vertical"] = serde_json::json!("yes");
+    let err = World::load_value(&value).err().unwrap().to_string();
+    assert!(
+        err.starts_with("entities[1].components[0].data.vertical: invalid type"),
+        "{err}"
+    );
+
+    let mut cyclic: serde_json::Value = serde_json::from_str(&json).unwrap();
+    cyclic["entities"][1]["children"] = serde_json::json!([0]);
+    let err = World::load_value(&cyclic).err().unwrap().to_string();
+    assert!(
+        err.contains("listed as a child twice") || err.contains("cycle"),
+        "{err}"
+    );
+
+    assert!(World::load_json("{\"format\": \"something else\"}").is_err());
+    assert!(World::load_json("").is_err());
+}
