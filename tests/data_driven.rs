@@ -261,7 +261,7 @@ fn bad_blueprints_name_the_json_path_and_leave_nothing() {
         ),
         (
             r#"{"components": [{"type": "Moving"}, {"type": "AxisMoving"}]}"#,
-            "components[1]: `AxisMoving` is-a `Moving`, like `Moving` at components[0], and `Moving` is single",
+            "components[1]: `AxisMoving` and `Moving` (at components[0]) are both a `Moving`, and `Moving` is single",
         ),
         (
             r#"{"components": [{"type": "Opaque"}]}"#,

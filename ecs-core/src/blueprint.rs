@@ -206,15 +206,15 @@ impl Blueprint {
         let types: Vec<_> = prepared.components.iter().map(|(ty, _, _)| *ty).collect();
         if let Some((first, second, single)) = world.single_rule_clash(&types) {
             let name = |ty: crate::entity::TypeIdx| world.types[ty as usize].key.name();
+            let (a, b, k) = (name(types[first]), name(types[second]), name(single));
+            let message = if a == b && b == k {
+                format!("`{b}` is listed twice (also at components[{first}]) and it is single: an entity holds at most one; remove one, or mark `{b}` `#[component(multiple)]`")
+            } else {
+                format!("`{b}` and `{a}` (at components[{first}]) are both a `{k}`, and `{k}` is single: an entity holds at most one; remove one of them")
+            };
             return Err(data_error(
                 &join(path, &format!("components[{second}]")),
-                format!(
-                    "`{}` is-a `{}`, like `{}` at components[{first}], and `{}` is single: an entity holds at most one; remove one of them",
-                    name(types[second]),
-                    name(single),
-                    name(types[first]),
-                    name(single)
-                ),
+                message,
             ));
         }
         for (i, child) in self.children.iter().enumerate() {
