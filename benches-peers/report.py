@@ -43,6 +43,7 @@ TARGETS = [
     ("add_remove <= 0.7x bevy", ("add_remove", "ours"), ("add_remove", "bevy"), 0.7),
     ("simple_insert <= 1.0x bevy", ("simple_insert", "ours"), ("simple_insert", "bevy"), 1.0),
     ("update <= 1.5x bevy's system", ("update", "ours"), ("update", "bevy"), 1.5),
+    ("blueprint spawn <= 1.5x serde_json alone", ("blueprint", "ours"), ("blueprint", "serde"), 1.5),
 ]
 
 
@@ -224,6 +225,12 @@ def markdown(rows, data, memory, targets, info):
     if ours_iter is not None:
         out.append(f"| simple_iter (`iter_pairs_mut`) | {fmt_ns(ours_iter)} | – | – | – | "
                    "ours through the iterator instead of `for_each_pair_mut` |")
+    bp = data.get("blueprint", {})
+    bp_ours, bp_serde = per_elem(bp.get("ours")), per_elem(bp.get("serde"))
+    if bp_ours is not None and bp_serde:
+        out.append(f"| blueprint | {fmt_ns(bp_ours)} | – | – | {bp_ours / bp_serde:.2f}x "
+                   f"(vs serde_json alone {fmt_ns(bp_serde)}) | spawn 10k entities from one "
+                   "blueprint (Transform + Model), per entity |")
     bc = per_elem(data.get("broadcast", {}).get("ours"))
     if bc is not None:
         out.append(f"| broadcast | {fmt_ns(bc)} | – | – | {bc / 20.0:.2f}x (vs 20 ns target) | "

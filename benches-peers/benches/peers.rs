@@ -523,11 +523,48 @@ fn bench_broadcast(c: &mut Criterion) {
     group.finish();
 }
 
+// --------------------------------------------------------------- blueprint
+
+/// Issue 7: spawn 10k entities from one blueprint, against deserializing the
+/// same component structs from the same parsed JSON with serde directly.
+fn bench_blueprint(c: &mut Criterion) {
+    let mut group = c.benchmark_group("blueprint");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    let blueprint = ecs_core::Blueprint::from_json(HAZMAT_BLUEPRINT).unwrap();
+    group.bench_function("ours", |b| {
+        b.iter_batched(
+            OurWorld::new,
+            |mut world| {
+                world.spawn_blueprints(&blueprint, N_ENTITIES).unwrap();
+                world
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    let value: serde_json::Value = serde_json::from_str(HAZMAT_BLUEPRINT).unwrap();
+    let (transform, model) = (
+        &value["components"][0]["data"],
+        &value["components"][1]["data"],
+    );
+    group.bench_function("serde", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(N_ENTITIES);
+            for _ in 0..N_ENTITIES {
+                let t: BpTransform = serde::Deserialize::deserialize(transform).unwrap();
+                let m: BpModel = serde::Deserialize::deserialize(model).unwrap();
+                out.push((t, m));
+            }
+            out
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = peers;
     config = config();
     targets = bench_get, bench_get_via_parent, bench_get_all, bench_simple_insert,
         bench_simple_iter, bench_frag_iter, bench_add_remove, bench_heavy_compute,
-        bench_update, bench_broadcast
+        bench_update, bench_broadcast, bench_blueprint
 }
 criterion_main!(peers);

@@ -423,3 +423,32 @@ pub fn ping_tree(fanout: usize) -> (ecs_core::World, ecs_core::EntityId) {
     }
     (world, root)
 }
+
+// ---------------------------------------------------------------- blueprints
+
+/// Issue 7's blueprint scenario: the seed's Transform + Model pair.
+#[derive(OurComponent, Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct BpTransform {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+    pub rx: f32,
+    pub ry: f32,
+    pub rz: f32,
+}
+
+/// See [`BpTransform`].
+#[derive(OurComponent, Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct BpModel {
+    pub mesh: String,
+    pub should_render: bool,
+}
+
+/// The blueprint both sides read.
+pub const HAZMAT_BLUEPRINT: &str = r#"{
+  "id": 10, "tag": "Hazmat",
+  "components": [
+    { "type": "BpTransform", "data": { "x": 1, "y": 2, "z": 3, "rx": 0, "ry": 0, "rz": 0 } },
+    { "type": "BpModel", "data": { "mesh": "Assets/Characters/Hazmat/CH_NPC_Hazmat_SK.fbx", "should_render": true } }
+  ]
+}"#;

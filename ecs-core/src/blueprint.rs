@@ -18,6 +18,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::catalog::component_type;
+use crate::entity::TypeIdx;
+use crate::ops::{DataErrorParts, DeserializeFns};
 use crate::prepared::PreparedEntity;
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -163,18 +165,17 @@ impl Blueprint {
         Ok(blueprint)
     }
 
-    /// The entity tree this blueprint describes, with every component
-    /// deserialized and the single rule checked; touches nothing but the
+    /// The blueprint with every component type looked up and checked
+    /// (registered, deserializable, single rule); touches nothing but the
     /// world's type table.
-    pub(crate) fn prepare(&self, world: &mut World, path: &str) -> Result<PreparedEntity, Error> {
-        let mut prepared = PreparedEntity::new();
-        prepared.name = self.name.clone().or_else(|| self.tag.clone());
+    fn resolve(&self, world: &mut World, path: &str) -> Result<Resolved<'_>, Error> {
+        let mut components = Vec::with_capacity(self.components.len());
         for (i, spec) in self.components.iter().enumerate() {
             let here = join(path, &format!("components[{i}]"));
             let found = component_type(&spec.type_name)
                 .map_err(|e| data_error(&join(&here, "type"), e.to_string()))?;
             let ty = found.register(world);
-            let deserialize = world.ops(ty).deserialize.ok_or_else(|| {
+            let fns = world.ops(ty).deserialize.ok_or_else(|| {
                 data_error(
                     &here,
                     format!(
@@ -183,29 +184,16 @@ impl Blueprint {
                     ),
                 )
             })?;
-            // No `data` suits a unit struct (`null`) and a struct whose
-            // fields all have defaults (`{}`); report the latter's error.
-            let value = if spec.data.is_null() {
-                deserialize(&Value::Null).or_else(|_| deserialize(&Value::Object(Map::new())))
-            } else {
-                deserialize(&spec.data)
-            };
-            let value = value.map_err(|(inner, message)| {
-                let mut at = join(&here, "data");
-                if !inner.is_empty() {
-                    at = if inner.starts_with('[') {
-                        format!("{at}{inner}")
-                    } else {
-                        format!("{at}.{inner}")
-                    };
-                }
-                data_error(&at, message)
-            })?;
-            prepared.components.push((ty, value, spec.enabled));
+            components.push(ResolvedComponent {
+                ty,
+                fns,
+                data: &spec.data,
+                enabled: spec.enabled,
+            });
         }
-        let types: Vec<_> = prepared.components.iter().map(|(ty, _, _)| *ty).collect();
+        let types: Vec<TypeIdx> = components.iter().map(|c| c.ty).collect();
         if let Some((first, second, single)) = world.single_rule_clash(&types) {
-            let name = |ty: crate::entity::TypeIdx| world.types[ty as usize].key.name();
+            let name = |ty: TypeIdx| world.types[ty as usize].key.name();
             let (a, b, k) = (name(types[first]), name(types[second]), name(single));
             let message = if a == b && b == k {
                 format!("`{b}` is listed twice (also at components[{first}]) and it is single: an entity holds at most one; remove one, or mark `{b}` `#[component(multiple)]`")
@@ -217,12 +205,110 @@ impl Blueprint {
                 message,
             ));
         }
+        let mut children = Vec::with_capacity(self.children.len());
         for (i, child) in self.children.iter().enumerate() {
-            prepared
-                .children
-                .push(child.prepare(world, &join(path, &format!("children[{i}]")))?);
+            children.push(child.resolve(world, &join(path, &format!("children[{i}]")))?);
         }
+        Ok(Resolved {
+            name: self.name.as_deref().or(self.tag.as_deref()),
+            path: path.to_owned(),
+            components,
+            children,
+        })
+    }
+
+    /// The entity tree as values to spawn (used when loading a world, where
+    /// every entity is read once).
+    pub(crate) fn prepare(&self, world: &mut World, path: &str) -> Result<PreparedEntity, Error> {
+        let resolved = self.resolve(world, path)?;
+        let mut prepared = PreparedEntity::new();
+        prepared.name = resolved.name.map(str::to_owned);
+        for (i, c) in resolved.components.iter().enumerate() {
+            let value = read(c.data, c.fns.boxed).map_err(|parts| resolved.data_error(i, parts))?;
+            prepared.components.push((c.ty, value, c.enabled));
+        }
+        debug_assert!(self.children.is_empty(), "saved worlds list children by id");
         Ok(prepared)
+    }
+}
+
+/// A blueprint checked against one world's types, ready to spawn many times.
+struct Resolved<'b> {
+    name: Option<&'b str>,
+    path: String,
+    components: Vec<ResolvedComponent<'b>>,
+    children: Vec<Resolved<'b>>,
+}
+
+struct ResolvedComponent<'b> {
+    ty: TypeIdx,
+    fns: DeserializeFns,
+    data: &'b Value,
+    enabled: bool,
+}
+
+impl Resolved<'_> {
+    fn data_error(&self, i: usize, (inner, message): DataErrorParts) -> Error {
+        let mut at = join(&self.path, &format!("components[{i}].data"));
+        if !inner.is_empty() {
+            at = if inner.starts_with('[') {
+                format!("{at}{inner}")
+            } else {
+                format!("{at}.{inner}")
+            };
+        }
+        data_error(&at, message)
+    }
+}
+
+/// Reads `data` with `f`; a missing `data` suits a unit struct (`null`) or
+/// a struct whose fields all have defaults (`{}`): the latter's error is
+/// the one reported.
+fn read<R>(
+    data: &Value,
+    mut f: impl FnMut(&Value) -> Result<R, DataErrorParts>,
+) -> Result<R, DataErrorParts> {
+    if data.is_null() {
+        f(&Value::Null).or_else(|_| f(&Value::Object(Map::new())))
+    } else {
+        f(data)
+    }
+}
+
+impl World {
+    /// Spawns one resolved blueprint (and its children) without checks or
+    /// hooks; every entity made is pushed to `created`.
+    fn spawn_resolved(
+        &mut self,
+        r: &Resolved<'_>,
+        parent: Option<EntityId>,
+        created: &mut Vec<EntityId>,
+    ) -> Result<EntityId, Error> {
+        let id = self.spawn();
+        created.push(id);
+        if let Some(name) = r.name {
+            self.names.set(id.index, Some(name));
+        }
+        for (i, c) in r.components.iter().enumerate() {
+            read(c.data, |data| (c.fns.push)(self, id.index, data))
+                .map_err(|parts| r.data_error(i, parts))?;
+            if !c.enabled {
+                let comp = *self.entities[id.index as usize]
+                    .components
+                    .as_slice()
+                    .last()
+                    .expect("just pushed");
+                self.set_comp_disabled_raw(comp);
+            }
+        }
+        if let Some(parent) = parent {
+            self.set_parent(id, parent)
+                .expect("a fresh entity under a live parent");
+        }
+        for child in &r.children {
+            self.spawn_resolved(child, Some(id), created)?;
+        }
+        Ok(id)
     }
 }
 
@@ -298,11 +384,12 @@ impl World {
     /// expected a string`), a type without `Deserialize`, or two components
     /// that break the single rule.
     pub fn spawn_blueprint(&mut self, blueprint: &Blueprint) -> Result<EntityId, Error> {
-        let prepared = blueprint.prepare(self, "")?;
-        self.spawn_prepared(prepared, None)
+        let ids = self.spawn_blueprints(blueprint, 1)?;
+        Ok(ids[0])
     }
 
-    /// Spawns `count` entities from one blueprint, all or nothing.
+    /// Spawns `count` entities from one blueprint, all or nothing; the
+    /// blueprint is checked once, then each copy only reads its data.
     ///
     /// # Errors
     /// As [`World::spawn_blueprint`].
@@ -311,24 +398,21 @@ impl World {
         blueprint: &Blueprint,
         count: usize,
     ) -> Result<Vec<EntityId>, Error> {
-        let mut prepared = Vec::with_capacity(count);
-        for _ in 0..count {
-            prepared.push(blueprint.prepare(self, "")?);
-        }
+        let resolved = blueprint.resolve(self, "")?;
         self.reserve_entities(count);
-        let mut ids = Vec::with_capacity(count);
-        for p in prepared {
-            match self.spawn_prepared(p, None) {
-                Ok(id) => ids.push(id),
+        let mut roots = Vec::with_capacity(count);
+        let mut created = Vec::with_capacity(count);
+        for _ in 0..count {
+            match self.spawn_resolved(&resolved, None, &mut created) {
+                Ok(id) => roots.push(id),
                 Err(error) => {
-                    for id in ids {
-                        self.despawn(id).expect("spawned by this call");
-                    }
+                    self.take_back(&created);
                     return Err(error);
                 }
             }
         }
-        Ok(ids)
+        self.finish_spawn(&created)?;
+        Ok(roots)
     }
 }
 

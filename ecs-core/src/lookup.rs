@@ -196,6 +196,13 @@ impl World {
             .push(CompRef { ty, row });
     }
 
+    /// Whether adding a component of `ty` is just a push: no requirements,
+    /// no hooks.
+    pub(crate) fn is_plain_ty(&self, ty: TypeIdx) -> bool {
+        let info = &self.types[ty as usize];
+        !info.has_requirements && info.behaviour.is_none()
+    }
+
     /// Whether adding `C` is just a push: no requirements, no hooks.
     pub(crate) fn is_plain<C: Component>(&self) -> bool {
         let mut requirements = crate::require::Requirements::default();

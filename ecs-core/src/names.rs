@@ -29,7 +29,14 @@ impl Names {
         }
         if let Some(name) = name {
             self.by_slot.insert(index, name.into());
-            self.by_name.entry(name.into()).or_default().push(index);
+            // Many entities share a name (every copy of a blueprint): only
+            // the first one pays for the key.
+            match self.by_name.get_mut(name) {
+                Some(slots) => slots.push(index),
+                None => {
+                    self.by_name.insert(name.into(), vec![index]);
+                }
+            }
         }
     }
 

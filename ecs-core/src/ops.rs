@@ -23,6 +23,17 @@ pub(crate) type CloneFn = fn(&World, CompRef) -> BoxedComponent;
 pub(crate) type SerializeFn = fn(&World, CompRef) -> Result<serde_json::Value, String>;
 /// Reads a component from JSON.
 pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
+/// Reads a component from JSON straight into an entity, unchecked.
+pub(crate) type DeserializePushFn =
+    fn(&mut World, u32, &serde_json::Value) -> Result<(), DataErrorParts>;
+
+/// Both ways of reading a component from JSON.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct DeserializeFns {
+    pub(crate) boxed: DeserializeFn,
+    pub(crate) push: DeserializePushFn,
+}
 
 /// The erased capabilities of one component type.
 #[doc(hidden)]
@@ -31,7 +42,7 @@ pub struct ComponentOps {
     pub default: Option<fn() -> BoxedComponent>,
     pub clone: Option<CloneFn>,
     pub serialize: Option<SerializeFn>,
-    pub deserialize: Option<DeserializeFn>,
+    pub deserialize: Option<DeserializeFns>,
     /// Appends a boxed value of this type to an entity with no checks.
     pub push: fn(&mut World, u32, BoxedComponent),
     pub requirements: fn(&mut crate::require::Requirements),
@@ -87,15 +98,13 @@ fn serialize_row<T: Component + Serialize>(
     serde_json::to_value(&typed::<T>(column).data[comp.row as usize]).map_err(|e| e.to_string())
 }
 
-fn deserialize_boxed<T: Component + DeserializeOwned>(
-    data: &serde_json::Value,
-) -> Result<BoxedComponent, DataErrorParts> {
-    // The fast path does not track where it is; only a failure pays for
-    // a second pass that finds the path.
+fn deserialize_value<T: DeserializeOwned>(data: &serde_json::Value) -> Result<T, DataErrorParts> {
+    // The fast path does not track where it is; only a failure pays for a
+    // second pass that finds the path.
     match T::deserialize(data) {
-        Ok(value) => Ok(Box::new(value)),
+        Ok(value) => Ok(value),
         Err(_) => match serde_path_to_error::deserialize::<_, T>(data) {
-            Ok(value) => Ok(Box::new(value)),
+            Ok(value) => Ok(value),
             Err(error) => {
                 let path = error.path().to_string();
                 let path = if path == "." { String::new() } else { path };
@@ -103,6 +112,23 @@ fn deserialize_boxed<T: Component + DeserializeOwned>(
             }
         },
     }
+}
+
+fn deserialize_boxed<T: Component + DeserializeOwned>(
+    data: &serde_json::Value,
+) -> Result<BoxedComponent, DataErrorParts> {
+    Ok(Box::new(deserialize_value::<T>(data)?))
+}
+
+fn deserialize_push<T: Component + DeserializeOwned>(
+    world: &mut World,
+    index: u32,
+    data: &serde_json::Value,
+) -> Result<(), DataErrorParts> {
+    let value = deserialize_value::<T>(data)?;
+    let ty = world.register::<T>();
+    world.push_unchecked(index, ty, value);
+    Ok(())
 }
 
 /// Asks "does `T` implement ...?" in generated code: `(&&Probe::<T>::new())`
@@ -120,13 +146,16 @@ impl<T> Probe<T> {
 
 macro_rules! capability {
     ($has:ident, $no:ident, $method:ident, $bound:path, $ty:ty, $f:ident) => {
+        capability!($has, $no, $method, $bound, $ty, T => $f::<T>);
+    };
+    ($has:ident, $no:ident, $method:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
         #[doc(hidden)]
         pub trait $has {
             fn $method(&self) -> Option<$ty>;
         }
-        impl<T: Component + $bound> $has for &Probe<T> {
+        impl<$t: Component + $bound> $has for &Probe<$t> {
             fn $method(&self) -> Option<$ty> {
-                Some($f::<T>)
+                Some($value)
             }
         }
         #[doc(hidden)]
@@ -149,20 +178,13 @@ capability!(
     fn() -> BoxedComponent,
     default_boxed
 );
-capability!(
-    HasClone,
-    NoClone,
-    __ecs_clone,
-    Clone,
-    fn(&World, CompRef) -> BoxedComponent,
-    clone_boxed
-);
+capability!(HasClone, NoClone, __ecs_clone, Clone, CloneFn, clone_boxed);
 capability!(
     HasSerialize,
     NoSerialize,
     __ecs_serialize,
     Serialize,
-    fn(&World, CompRef) -> Result<serde_json::Value, String>,
+    SerializeFn,
     serialize_row
 );
 capability!(
@@ -170,8 +192,11 @@ capability!(
     NoDeserialize,
     __ecs_deserialize,
     DeserializeOwned,
-    fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>,
-    deserialize_boxed
+    DeserializeFns,
+    T => DeserializeFns {
+        boxed: deserialize_boxed::<T>,
+        push: deserialize_push::<T>,
+    }
 );
 
 impl World {

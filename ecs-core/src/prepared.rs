@@ -62,15 +62,42 @@ impl World {
     ) -> Result<EntityId, Error> {
         let mut created = Vec::new();
         let root = self.spawn_tree(prepared, parent, &mut created);
-        for &id in &created {
+        self.finish_spawn(&created)?;
+        Ok(root)
+    }
+
+    /// Removes entities made by a failed spawn, newest first, without hooks
+    /// (their attach hooks never ran).
+    pub(crate) fn take_back(&mut self, created: &[EntityId]) {
+        for &id in created.iter().rev() {
+            self.despawn_one(id.index, false);
+        }
+    }
+
+    /// The second half of every spawn from data: adds missing required
+    /// components, then fires attach and enable hooks, entity by entity in
+    /// `created` order. On error everything in `created` is taken back.
+    pub(crate) fn finish_spawn(&mut self, created: &[EntityId]) -> Result<(), Error> {
+        let plain = |world: &World, id: &EntityId| {
+            world.entities[id.index as usize]
+                .components
+                .as_slice()
+                .iter()
+                .all(|c| world.is_plain_ty(c.ty))
+        };
+        for id in created {
+            if plain(self, id) {
+                continue;
+            }
             if let Err(error) = self.add_requirements(id.index) {
-                for &id in created.iter().rev() {
-                    self.despawn_one(id.index, false);
-                }
+                self.take_back(created);
                 return Err(error);
             }
         }
-        for &id in &created {
+        for id in created {
+            if plain(self, id) {
+                continue;
+            }
             let comps: Vec<CompRef> = self.entities[id.index as usize]
                 .components
                 .as_slice()
@@ -85,7 +112,7 @@ impl World {
                 }
             }
         }
-        Ok(root)
+        Ok(())
     }
 
     fn spawn_tree(
@@ -113,10 +140,7 @@ impl World {
                     .as_slice()
                     .last()
                     .expect("just pushed");
-                self.columns[ty as usize]
-                    .as_deref_mut()
-                    .expect("just pushed")
-                    .set_disabled(comp.row, true);
+                self.set_comp_disabled_raw(comp);
             }
         }
         if let Some(parent) = parent {
@@ -127,6 +151,14 @@ impl World {
             self.spawn_tree(child, Some(id), created);
         }
         id
+    }
+
+    /// Disables a component without firing hooks (it is not attached yet).
+    pub(crate) fn set_comp_disabled_raw(&mut self, comp: CompRef) {
+        self.columns[comp.ty as usize]
+            .as_deref_mut()
+            .expect("a stored component has a column")
+            .set_disabled(comp.row, true);
     }
 
     /// Adds the `Default` of every requirement the entity's components

@@ -25,6 +25,8 @@ pub(crate) struct TypeInfo {
     pub receiver: crate::message::ReceiverLookup,
     /// Set once the type itself (not only a descendant) is registered.
     pub ops: Option<crate::ops::ComponentOps>,
+    /// Whether adding one also adds required components.
+    pub has_requirements: bool,
 }
 
 impl TypeInfo {
@@ -317,6 +319,7 @@ impl World {
                         behaviour: None,
                         receiver: |_| None,
                         ops: None,
+                        has_requirements: false,
                     });
                     self.columns.push(None);
                     self.type_index.insert(key.type_id(), ty);
@@ -336,6 +339,9 @@ impl World {
         self.types[own as usize].behaviour = C::__BEHAVIOUR;
         self.types[own as usize].receiver = C::__receiver;
         self.types[own as usize].ops = Some(C::__ops());
+        let mut requirements = crate::require::Requirements::default();
+        C::__requirements(&mut requirements);
+        self.types[own as usize].has_requirements = !requirements.is_empty();
         self.columns[own as usize].get_or_insert_with(|| Box::new(Column::<C>::new()));
         own
     }
