@@ -15,6 +15,7 @@ use crate::{Component, ComponentKey, Error};
 #[doc(hidden)]
 pub struct Registration {
     name: &'static str,
+    multiple: bool,
     type_name: fn() -> &'static str,
     key_stack: fn() -> &'static [ComponentKey],
     register: fn(&mut World) -> TypeIdx,
@@ -25,6 +26,7 @@ impl Registration {
     pub const fn of<T: Component>() -> Self {
         Registration {
             name: T::NAME,
+            multiple: T::MULTIPLE,
             type_name: std::any::type_name::<T>,
             key_stack: T::key_stack,
             register: World::register::<T>,
@@ -44,6 +46,11 @@ impl ComponentType {
     /// The stable name (`#[component(name = "...")]` or the identifier).
     pub fn name(&self) -> &'static str {
         self.entry.name
+    }
+
+    /// Whether an entity may hold several.
+    pub fn is_multiple(&self) -> bool {
+        self.entry.multiple
     }
 
     /// The Rust type path, for messages.

@@ -1,0 +1,130 @@
+//! An inspector's view of a world: an indented text tree of entities with
+//! their components, and Graphviz DOT for the component type hierarchy and
+//! the scene graph.
+
+use std::fmt::Write;
+
+use crate::catalog::registered_components;
+use crate::world::World;
+use crate::EntityId;
+
+impl World {
+    /// Every entity as an indented tree (roots in slot order, children
+    /// under their parent), each with its components in insertion order:
+    /// name, instance id, enabled flag and `Debug` value.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Wheel(u8);
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_with((Wheel(1),))?;
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.inspect(), "car 0v0\n  1v0\n    - Wheel #0.0 = Wheel(1)\n");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn inspect(&self) -> String {
+        let mut out = String::new();
+        for root in self.roots().collect::<Vec<_>>() {
+            self.inspect_entity(root, 0, &mut out);
+        }
+        out
+    }
+
+    fn inspect_entity(&self, id: EntityId, depth: usize, out: &mut String) {
+        let indent = "  ".repeat(depth);
+        let e = self.entity(id).expect("listed entities are alive");
+        let name = e.name().map(|n| format!("{n} ")).unwrap_or_default();
+        let mut flags = String::new();
+        if !e.is_enabled() {
+            flags.push_str(" [disabled]");
+        }
+        if e.is_dead() {
+            flags.push_str(" [dead]");
+        }
+        let _ = writeln!(out, "{indent}{name}{id:?}{flags}");
+        for info in e.components() {
+            let state = if info.enabled { "" } else { " [disabled]" };
+            let value = match info.value {
+                Some(value) => format!(" = {value:?}"),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "{indent}  - {} {:?}{state}{value}",
+                info.name(),
+                info.instance
+            );
+        }
+        for child in e.children().collect::<Vec<_>>() {
+            self.inspect_entity(child, depth + 1, out);
+        }
+    }
+
+    /// The scene graph as Graphviz DOT: one node per entity (labelled with
+    /// its name or id and its component names), one edge per parent link.
+    pub fn scene_graph_dot(&self) -> String {
+        let mut out =
+            String::from("digraph scene {\n  node [shape=box, fontname=\"monospace\"];\n");
+        for id in self.iter_ids() {
+            let e = self.entity(id).expect("live");
+            let title = e
+                .name()
+                .map_or_else(|| format!("{id:?}"), |n| format!("{n} ({id:?})"));
+            let components: Vec<&str> = e.components().map(|c| c.name()).collect();
+            let style = if e.is_dead() || !e.is_enabled() {
+                ", style=dashed"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "  e{} [label=\"{}\\n{}\"{style}];",
+                id.to_bits(),
+                escape(&title),
+                escape(&components.join(", "))
+            );
+            for child in e.children() {
+                let _ = writeln!(out, "  e{} -> e{};", id.to_bits(), child.to_bits());
+            }
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// Every registered component type as Graphviz DOT, with an edge from each
+/// type to its parent (the is-a tree); `multiple` types are drawn doubled.
+pub fn type_hierarchy_dot() -> String {
+    let mut out = String::from(
+        "digraph components {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
+    for ty in registered_components() {
+        let shape = if ty.is_multiple() {
+            ", peripheries=2"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  \"{}\" [tooltip=\"{}\"{shape}];",
+            escape(ty.name()),
+            escape(ty.type_name())
+        );
+        if let Some(parent) = ty.parents().next() {
+            let _ = writeln!(
+                out,
+                "  \"{}\" -> \"{}\";",
+                escape(ty.name()),
+                escape(parent)
+            );
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
