@@ -262,9 +262,18 @@ fn despawned_ids_are_dead_and_recycled_slots_have_new_generations() {
 #[test]
 fn ids_from_another_world_are_rejected() {
     let mut a = World::new();
-    let b = World::new();
+    let mut b = World::new();
     let id = a.spawn();
     assert_eq!(b.entity(id).unwrap_err(), Error::NoSuchEntity(id));
+    // Even with a live entity in the same slot and generation.
+    let own = b.spawn();
+    assert_eq!(
+        (own.index(), own.generation()),
+        (id.index(), id.generation())
+    );
+    assert_eq!(b.entity(id).unwrap_err(), Error::NoSuchEntity(id));
+    assert!(b.despawn(id).is_err());
+    assert!(b.contains(own) && !a.contains(own));
 }
 
 #[test]

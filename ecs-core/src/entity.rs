@@ -6,8 +6,10 @@ use std::fmt;
 ///
 /// An id is an index plus a generation: when an entity is despawned its slot
 /// may be reused, but with a new generation, so the old id never answers again.
+/// It also carries its world's tag, so another world refuses it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EntityId {
+    pub(crate) world: u32,
     pub(crate) index: u32,
     pub(crate) generation: u32,
 }
@@ -23,17 +25,11 @@ impl EntityId {
         self.generation
     }
 
-    /// Packs the id into one `u64` (generation in the high half).
+    /// Packs index and generation into one `u64` (generation in the high
+    /// half): unique among the ids one world hands out. Turn it back into an
+    /// id with [`World::id_from_bits`](crate::World::id_from_bits).
     pub const fn to_bits(self) -> u64 {
         ((self.generation as u64) << 32) | self.index as u64
-    }
-
-    /// Unpacks an id made by [`EntityId::to_bits`].
-    pub const fn from_bits(bits: u64) -> Self {
-        EntityId {
-            index: bits as u32,
-            generation: (bits >> 32) as u32,
-        }
     }
 }
 

@@ -51,6 +51,7 @@ impl World {
             });
         }
         let (a, b) = (self.type_idx::<A>(), self.type_idx::<B>());
+        let world = self.tag();
         let World {
             entities,
             types,
@@ -58,12 +59,12 @@ impl World {
             ..
         } = self;
         let (Some(a), Some(b)) = (a, b) else {
-            return Ok(PairsMut::empty(entities, types));
+            return Ok(PairsMut::empty(world, entities, types));
         };
         let (before, rest) = columns.split_at_mut(a as usize);
         let (own, after) = rest.split_first_mut().expect("index in range");
         let Some(own) = own.as_deref_mut() else {
-            return Ok(PairsMut::empty(entities, types));
+            return Ok(PairsMut::empty(world, entities, types));
         };
         let own = typed_mut::<A>(own);
         let b_exact = match b.cmp(&a) {
@@ -75,6 +76,7 @@ impl World {
             .flatten()
             .map(typed::<B>);
         Ok(PairsMut {
+            world,
             owners: &own.owners,
             data: own.data.iter_mut(),
             row: 0,
@@ -334,6 +336,7 @@ impl<'w> OtherColumns<'w> {
 
 /// Iterator of [`World::iter_pairs_mut`].
 pub struct PairsMut<'w, A, B> {
+    world: u32,
     owners: &'w [u32],
     data: std::slice::IterMut<'w, A>,
     row: usize,
@@ -349,8 +352,9 @@ pub struct PairsMut<'w, A, B> {
 }
 
 impl<'w, A, B> PairsMut<'w, A, B> {
-    fn empty(entities: &'w [EntitySlot], types: &'w [TypeInfo]) -> Self {
+    fn empty(world: u32, entities: &'w [EntitySlot], types: &'w [TypeInfo]) -> Self {
         PairsMut {
+            world,
             owners: &[],
             data: [].iter_mut(),
             row: 0,
@@ -409,6 +413,7 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
             let owner = self.owners[row];
             if let Some(b) = self.lookup_b(owner, row) {
                 let id = EntityId {
+                    world: self.world,
                     index: owner,
                     generation: self.entities[owner as usize].generation,
                 };

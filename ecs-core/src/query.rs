@@ -40,8 +40,9 @@ impl World {
 
     /// Mutable twin of [`World::iter`], in the same order.
     pub fn iter_mut<T: Component>(&mut self) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
+        let tag = self.tag();
         let (entities, rows) = self.rows_mut::<T>();
-        rows.map(move |(owner, _, c)| (id_in(entities, owner), c))
+        rows.map(move |(owner, _, c)| (id_in(tag, entities, owner), c))
     }
 
     /// Calls `f` on every component that is-a `T`, in [`World::iter`] order:
@@ -83,11 +84,12 @@ impl World {
     pub fn iter_active_mut<T: Component>(
         &mut self,
     ) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
+        let tag = self.tag();
         let (entities, rows) = self.rows_mut::<T>();
         rows.filter(move |&(owner, meta, _)| {
             meta & DISABLED == 0 && entities[owner as usize].is_active()
         })
-        .map(move |(owner, _, c)| (id_in(entities, owner), c))
+        .map(move |(owner, _, c)| (id_in(tag, entities, owner), c))
     }
 
     fn rows<T: Component>(&self) -> impl Iterator<Item = Row<&T>> + '_ {
@@ -147,8 +149,9 @@ impl World {
     }
 }
 
-fn id_in(entities: &[EntitySlot], index: u32) -> EntityId {
+fn id_in(world: u32, entities: &[EntitySlot], index: u32) -> EntityId {
     EntityId {
+        world,
         index,
         generation: entities[index as usize].generation,
     }

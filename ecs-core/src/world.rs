@@ -55,6 +55,17 @@ impl Hasher for TypeIdHasher {
     }
 }
 
+/// A number no other world in the process has, stamped on every id this
+/// world hands out so that other worlds refuse it.
+pub(crate) struct WorldTag(pub u32);
+
+impl Default for WorldTag {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        WorldTag(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
 /// Marks a type number with no entry in this world.
 const NO_TYPE: TypeIdx = TypeIdx::MAX;
 
@@ -82,6 +93,7 @@ pub(crate) type TypeMap = HashMap<TypeId, TypeIdx, BuildHasherDefault<TypeIdHash
 /// ```
 #[derive(Default)]
 pub struct World {
+    tag: WorldTag,
     pub(crate) entities: Vec<EntitySlot>,
     free: Vec<u32>,
     live: usize,
@@ -122,6 +134,7 @@ impl World {
             slot.disabled = false;
             slot.killed = false;
             return EntityId {
+                world: self.tag.0,
                 index,
                 generation: slot.generation,
             };
@@ -132,6 +145,7 @@ impl World {
             ..EntitySlot::default()
         });
         EntityId {
+            world: self.tag.0,
             index,
             generation: 0,
         }
@@ -213,9 +227,25 @@ impl World {
     /// `true` when `id` names a live entity of this world.
     #[inline]
     pub fn contains(&self, id: EntityId) -> bool {
-        self.entities
-            .get(id.index as usize)
-            .is_some_and(|slot| slot.alive && slot.generation == id.generation)
+        id.world == self.tag.0
+            && self
+                .entities
+                .get(id.index as usize)
+                .is_some_and(|slot| slot.alive && slot.generation == id.generation)
+    }
+
+    /// The id whose [`EntityId::to_bits`] is `bits`, as this world's (it
+    /// may name a despawned entity: check with [`World::contains`]).
+    pub fn id_from_bits(&self, bits: u64) -> EntityId {
+        EntityId {
+            world: self.tag.0,
+            index: bits as u32,
+            generation: (bits >> 32) as u32,
+        }
+    }
+
+    pub(crate) fn tag(&self) -> u32 {
+        self.tag.0
     }
 
     /// Number of live entities.
@@ -254,6 +284,7 @@ impl World {
             .enumerate()
             .filter(|(_, slot)| slot.alive)
             .map(|(index, slot)| EntityId {
+                world: self.tag.0,
                 index: index as u32,
                 generation: slot.generation,
             })
@@ -275,6 +306,7 @@ impl World {
     /// The id of the live entity in slot `index`.
     pub(crate) fn id_at(&self, index: u32) -> EntityId {
         EntityId {
+            world: self.tag.0,
             index,
             generation: self.entities[index as usize].generation,
         }
