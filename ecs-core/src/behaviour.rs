@@ -255,7 +255,7 @@ impl World {
     /// # Panics
     /// A panic inside a user's `update` or hook propagates to the caller;
     /// the world stays consistent and usable, and changes queued during this
-    /// update are discarded.
+    /// update are discarded (changes queued before it are kept).
     pub fn update(&mut self, dt: f32) -> usize {
         let mut order = self.update_order.clone();
         for (ty, info) in self.types.iter().enumerate() {
@@ -264,6 +264,7 @@ impl World {
                 order.push(ty);
             }
         }
+        let queued = self.commands.len();
         self.in_update = true;
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut updated = 0;
@@ -281,7 +282,7 @@ impl World {
                 updated
             }
             Err(panic) => {
-                self.commands.clear();
+                self.commands.truncate(queued);
                 resume_unwind(panic)
             }
         }

@@ -402,13 +402,23 @@ impl World {
         self.reserve_entities(count);
         let mut roots = Vec::with_capacity(count);
         let mut created = Vec::with_capacity(count);
-        for _ in 0..count {
-            match self.spawn_resolved(&resolved, None, &mut created) {
-                Ok(id) => roots.push(id),
-                Err(error) => {
-                    self.take_back(&created);
-                    return Err(error);
-                }
+        // A user `Deserialize` may panic: take back what was made, then let
+        // the panic go on.
+        let spawned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for _ in 0..count {
+                roots.push(self.spawn_resolved(&resolved, None, &mut created)?);
+            }
+            Ok(())
+        }));
+        match spawned {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                self.take_back(&created);
+                return Err(error);
+            }
+            Err(panic) => {
+                self.take_back(&created);
+                std::panic::resume_unwind(panic);
             }
         }
         self.finish_spawn(&created)?;

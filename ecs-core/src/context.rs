@@ -226,6 +226,11 @@ impl Commands {
         self.queue.clear();
     }
 
+    /// Drops the changes queued after the first `len`.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.queue.truncate(len);
+    }
+
     fn pop(&mut self) -> Option<Command> {
         self.queue.pop_front()
     }

@@ -121,10 +121,7 @@ impl EntityMut<'_> {
         (world.ops(ty).push)(world, index, default());
         let mut requirements = crate::require::Requirements::default();
         (world.ops(ty).requirements)(&mut requirements);
-        if let Err(error) = requirements.apply(world, index) {
-            world.truncate_components(index, before);
-            return Err(error);
-        }
+        requirements.apply_or_take_back(world, index, before)?;
         let added: Vec<CompRef> =
             world.entities[index as usize].components.as_slice()[before..].to_vec();
         for &c in added[1..].iter().chain(&added[..1]) {

@@ -147,13 +147,7 @@ impl World {
 
         let mut requirements = crate::require::Requirements::default();
         C::__requirements(&mut requirements);
-        if !requirements.is_empty() {
-            if let Err(error) = requirements.apply(self, index) {
-                // Take back everything this call added, newest first.
-                self.truncate_components(index, before);
-                return Err(error);
-            }
-        }
+        requirements.apply_or_take_back(self, index, before)?;
         Ok(CompRef { ty, row })
     }
 

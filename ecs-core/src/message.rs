@@ -128,6 +128,29 @@ impl World {
         if table.iter().all(Option::is_none) {
             return 0;
         }
+        let queued = self.commands.len();
+        let delivered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.deliver_each(order, &table, message)
+        }));
+        match delivered {
+            Ok(handled) => {
+                self.flush_commands();
+                handled
+            }
+            Err(panic) => {
+                // As for a panicking update: changes queued by this send go.
+                self.commands.truncate(queued);
+                std::panic::resume_unwind(panic)
+            }
+        }
+    }
+
+    fn deliver_each<M: 'static>(
+        &mut self,
+        order: &[u32],
+        table: &[Option<ReceiverFn>],
+        message: &M,
+    ) -> usize {
         let mut handled = 0;
         for &index in order {
             if !self.entities[index as usize].is_active() {
@@ -149,7 +172,6 @@ impl World {
                 }
             }
         }
-        self.flush_commands();
         handled
     }
 }

@@ -33,6 +33,34 @@ impl Requirements {
     pub(crate) fn apply(&self, world: &mut World, index: u32) -> Result<(), Error> {
         self.list.iter().try_for_each(|(_, add)| add(world, index))
     }
+
+    /// [`Requirements::apply`] for a component just added at position
+    /// `before` of the entity's list: when a requirement fails, or its
+    /// `Default` panics, everything from `before` on is taken back, so the
+    /// add is all or nothing.
+    pub(crate) fn apply_or_take_back(
+        &self,
+        world: &mut World,
+        index: u32,
+        before: usize,
+    ) -> Result<(), Error> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.apply(world, index)));
+        match result {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(error)) => {
+                world.truncate_components(index, before);
+                Err(error)
+            }
+            Err(panic) => {
+                world.truncate_components(index, before);
+                std::panic::resume_unwind(panic)
+            }
+        }
+    }
 }
 
 fn add_default<R: RequiredComponent>(world: &mut World, index: u32) -> Result<(), Error> {

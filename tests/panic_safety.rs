@@ -1,0 +1,260 @@
+//! A panic in any user code the world calls (hooks, receivers, `Clone`,
+//! `Default`, serde impls) propagates, and leaves the world consistent and
+//! usable: the operation that panicked either happened whole or not at all.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ecs_core::prelude::*;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Set to make the next call of the matching user code panic.
+static ARMED: AtomicBool = AtomicBool::new(false);
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn arm() -> std::sync::MutexGuard<'static, ()> {
+    let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    ARMED.store(true, Ordering::SeqCst);
+    guard
+}
+
+fn boom(what: &str) {
+    if ARMED.swap(false, Ordering::SeqCst) {
+        panic!("user code panicked in {what}");
+    }
+}
+
+#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+struct Position(f32);
+
+/// Every hook can be made to panic once.
+#[derive(Component, Debug, Default)]
+#[component(behaviour, receives(Ping))]
+struct Fragile;
+
+struct Ping;
+
+impl Behaviour for Fragile {
+    fn update(&mut self, _: &mut Context<'_>, _: f32) {}
+    fn on_attach(&mut self, _: &mut Context<'_>) {
+        boom("on_attach");
+    }
+    fn on_enable(&mut self, _: &mut Context<'_>) {
+        boom("on_enable");
+    }
+    fn on_disable(&mut self, _: &mut Context<'_>) {
+        boom("on_disable");
+    }
+    fn on_kill(&mut self, _: &mut Context<'_>) {
+        boom("on_kill");
+    }
+    fn on_revive(&mut self, _: &mut Context<'_>) {
+        boom("on_revive");
+    }
+}
+
+impl Receive<Ping> for Fragile {
+    fn receive(&mut self, _: &Ping, ctx: &mut Context<'_>) {
+        ctx.commands().spawn((Position(9.0),));
+        boom("receive");
+    }
+}
+
+/// `Clone`, `Default`, `Serialize` and `Deserialize` that can panic.
+#[derive(Component, Debug, PartialEq)]
+struct Touchy(u32);
+
+impl Clone for Touchy {
+    fn clone(&self) -> Self {
+        boom("clone");
+        Touchy(self.0)
+    }
+}
+impl Default for Touchy {
+    fn default() -> Self {
+        boom("default");
+        Touchy(1)
+    }
+}
+impl Serialize for Touchy {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        boom("serialize");
+        s.serialize_u32(self.0)
+    }
+}
+impl<'de> Deserialize<'de> for Touchy {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = u32::deserialize(d)?;
+        if n == 13 {
+            boom("deserialize");
+        }
+        Ok(Touchy(n))
+    }
+}
+
+#[derive(Component, Debug, Default, PartialEq, Clone)]
+#[component(requires(Touchy))]
+struct NeedsTouchy;
+
+/// The world still works: every kind of operation, and an update.
+fn still_usable(world: &mut World) {
+    let id = world.spawn_with((Position(1.0),)).unwrap();
+    world.entity_mut(id).unwrap().add(Fragile).unwrap();
+    world.update(0.1);
+    assert_eq!(world.send(id, &Ping).unwrap(), 1);
+    world.despawn(id).unwrap();
+    // Saving works, or names the types that cannot be saved.
+    match world.save_json() {
+        Ok(json) => assert_eq!(World::load_json(&json).unwrap().len(), world.len()),
+        Err(error) => assert!(matches!(error, Error::NotSerializable { .. }), "{error}"),
+    }
+}
+
+fn panics(f: impl FnOnce()) -> bool {
+    catch_unwind(AssertUnwindSafe(f)).is_err()
+}
+
+#[test]
+fn a_panicking_attach_or_enable_hook_leaves_the_component_attached() {
+    let _armed = arm();
+    let mut world = World::new();
+    let id = world.spawn();
+    assert!(panics(|| {
+        world.entity_mut(id).unwrap().add(Fragile).unwrap();
+    }));
+    assert!(
+        world.entity(id).unwrap().has::<Fragile>(),
+        "the add happened; its hook did not finish"
+    );
+    still_usable(&mut world);
+}
+
+#[test]
+fn panicking_enable_disable_kill_and_revive_hooks_keep_the_new_state() {
+    let mut world = World::new();
+    let id = world.spawn_with((Fragile,)).unwrap();
+    let _armed = arm();
+    assert!(panics(|| {
+        world.entity_mut(id).unwrap().disable::<Fragile>();
+    }));
+    assert!(world
+        .entity(id)
+        .unwrap()
+        .get_filtered::<Fragile>(Filter::Disabled)
+        .is_some());
+    ARMED.store(true, Ordering::SeqCst);
+    assert!(panics(|| {
+        world.entity_mut(id).unwrap().enable::<Fragile>();
+    }));
+    assert!(world
+        .entity(id)
+        .unwrap()
+        .get_filtered::<Fragile>(Filter::Enabled)
+        .is_some());
+    ARMED.store(true, Ordering::SeqCst);
+    assert!(panics(|| world.entity_mut(id).unwrap().kill()));
+    assert!(world.entity(id).unwrap().is_dead());
+    ARMED.store(true, Ordering::SeqCst);
+    assert!(panics(|| world.entity_mut(id).unwrap().revive()));
+    assert!(!world.entity(id).unwrap().is_dead());
+    still_usable(&mut world);
+}
+
+#[test]
+fn a_panicking_receiver_discards_its_queued_changes() {
+    let mut world = World::new();
+    let a = world.spawn_with((Fragile,)).unwrap();
+    let b = world.spawn_with((Fragile,)).unwrap();
+    world.set_parent(b, a).unwrap();
+    let _armed = arm();
+    assert!(panics(|| {
+        world.broadcast(a, &Ping).unwrap();
+    }));
+    assert_eq!(
+        world.len(),
+        2,
+        "the spawn queued before the panic was dropped"
+    );
+    assert_eq!(
+        world.broadcast(a, &Ping).unwrap(),
+        2,
+        "both receivers work again"
+    );
+    assert_eq!(world.len(), 4, "and their queued spawns apply");
+    still_usable(&mut world);
+}
+
+#[test]
+fn a_panicking_clone_creates_nothing() {
+    let mut world = World::new();
+    let id = world.spawn_with((Position(1.0), Touchy(4))).unwrap();
+    let _armed = arm();
+    assert!(panics(|| {
+        world.clone_entity(id).unwrap();
+    }));
+    assert_eq!(world.len(), 1);
+    assert_eq!(world.iter::<Touchy>().count(), 1);
+    assert!(world.clone_entity(id).is_ok());
+    still_usable(&mut world);
+}
+
+#[test]
+fn a_panicking_default_takes_the_whole_add_back() {
+    let mut world = World::new();
+    let id = world.spawn_with((Position(1.0),)).unwrap();
+    let _armed = arm();
+    assert!(panics(|| {
+        world.entity_mut(id).unwrap().add(NeedsTouchy).unwrap();
+    }));
+    let e = world.entity(id).unwrap();
+    assert!(
+        !e.has::<NeedsTouchy>() && !e.has::<Touchy>(),
+        "all or nothing"
+    );
+    assert_eq!(world.iter::<NeedsTouchy>().count(), 0);
+    ARMED.store(true, Ordering::SeqCst);
+    assert!(panics(|| {
+        world.entity_mut(id).unwrap().add_by_name("Touchy").unwrap();
+    }));
+    assert!(!world.entity(id).unwrap().has::<Touchy>());
+    world.entity_mut(id).unwrap().add(NeedsTouchy).unwrap();
+    assert_eq!(world.entity(id).unwrap().len(), 3);
+    still_usable(&mut world);
+}
+
+#[test]
+fn a_panicking_serialize_writes_nothing_and_changes_nothing() {
+    let mut world = World::new();
+    world.spawn_with((Touchy(2),)).unwrap();
+    let _armed = arm();
+    assert!(panics(|| {
+        let _ = world.save_json();
+    }));
+    assert!(world.save_json().is_ok());
+    still_usable(&mut world);
+}
+
+#[test]
+fn a_panicking_deserialize_leaves_no_half_spawned_blueprint() {
+    let ok = Blueprint::from_json(
+        r#"{"components": [{"type": "Touchy", "data": 13}, {"type": "Position", "data": 2}]}"#,
+    )
+    .unwrap();
+    let mut world = World::new();
+    world.spawn_with((Position(0.0),)).unwrap();
+    let _armed = arm();
+    assert!(panics(|| {
+        world.spawn_blueprints(&ok, 5).unwrap();
+    }));
+    assert_eq!(world.len(), 1);
+    assert_eq!(world.iter::<Position>().count(), 1);
+    assert_eq!(world.spawn_blueprints(&ok, 5).unwrap().len(), 5);
+
+    let json = world.save_json().unwrap();
+    ARMED.store(true, Ordering::SeqCst);
+    assert!(panics(|| {
+        let _ = World::load_json(&json);
+    }));
+    assert_eq!(World::load_json(&json).unwrap().len(), 6);
+    still_usable(&mut world);
+}
