@@ -34,7 +34,84 @@
 //! # Ok(())
 //! # }
 //! ```
-#![warn(missing_docs)]
+//!
+//! # Guide
+//!
+//! ## Concepts
+//!
+//! - A [`World`] owns entities. [`World::spawn`] returns an [`EntityId`]:
+//!   an index plus a generation plus the world's tag, so a despawned id (or
+//!   an id of another world) never answers again: it is
+//!   [`Error::NoSuchEntity`], never a panic.
+//! - An entity is a bag of components. [`World::entity`] and
+//!   [`World::entity_mut`] give an [`EntityRef`] / [`EntityMut`] with `get`,
+//!   `get_all`, `has`, `add`, `remove` and the rest.
+//! - A component is any `'static + Send + Sync` type with
+//!   `#[derive(Component)]` (structs of every shape, enums, generic types).
+//!   Nothing is registered by hand, ever.
+//!
+//! ## The derive attributes
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `#[component(parent = P)]` | this type is-a `P`; it embeds exactly one field of type `P` |
+//! | `#[component(parent)]` on a field | that field is the parent (its type is `P`); alone it is enough |
+//! | `#[component(multiple)]` | an entity may hold several of this type |
+//! | `#[component(name = "...")]` | the stable name used by name lookups, blueprints and saves (default: the identifier) |
+//! | `#[component(requires(A, B))]` | adding this type also adds `A::default()`, `B::default()` when missing; inherited by derived types |
+//! | `#[component(behaviour)]` | the type implements [`Behaviour`]: [`World::update`] runs it, hooks fire |
+//! | `#[component(receives(M, N))]` | the type implements [`Receive<M>`](Receive) for each: [`World::send`], [`World::broadcast`], [`World::send_upwards`] reach it |
+//! | `#[component(transient)]` | left out of [`World::save_json`] on purpose |
+//!
+//! `Clone`, `Default`, `Debug`, `serde::Serialize` and `serde::Deserialize`
+//! are detected by the derive (autoref specialization) with no attribute:
+//! they enable [`World::clone_entity`], [`EntityMut::add_by_name`], the
+//! inspector and `Debug` output, saving, and blueprints. For a generic
+//! component only the bounds on its declaration count.
+//!
+//! Every misuse of the attributes is a compile error on the token at fault
+//! that says what to write instead (see `tests/ui/` in the repository).
+//!
+//! ## The is-a rule
+//!
+//! A component is-a its own type and every ancestor in its `parent` chain.
+//! `get::<T>()` returns the first component, in insertion order, that is-a
+//! `T`; `get_all::<T>()` every one; `has::<T>()` is `get::<T>().is_some()`.
+//! `remove::<T>()` is the exception: it takes the first component whose
+//! concrete type is exactly `T`, so `remove::<Moving>()` never removes an
+//! `AxisMoving` by surprise (use [`EntityMut::remove_all`] for is-a).
+//!
+//! ## Single and multiple
+//!
+//! For every single (non-`multiple`) type `K`, an entity holds at most one
+//! component that is-a `K`. An `add` that would break it returns
+//! [`Error::Duplicate`] naming both types, and changes nothing. A `multiple`
+//! type whose parent is single is a compile error (an entity could never
+//! hold two); a single type may have a `multiple` parent.
+//!
+//! ## Errors
+//!
+//! There is one error type, [`Error`]. Every fallible operation leaves the
+//! world exactly as it was when it fails; a panic in user code (an update,
+//! a hook, `Clone`, `Default`, serde) propagates but leaves the world
+//! consistent and usable.
+//!
+//! ## Performance notes
+//!
+//! - Components of one concrete type live densely in one column; each entity
+//!   keeps its components as `(type, row)` pairs in insertion order, the
+//!   first four inline in the entity record.
+//! - [`World::for_each_pair_mut`] and [`World::for_each_mut`] are the fast
+//!   whole-world loops: when two columns were filled in the same entity order
+//!   (entities spawned alike, e.g. by [`World::spawn_batch`]) the join is a
+//!   plain zip of two slices.
+//! - [`World::spawn_batch`] checks the bundle once and reserves exactly, so
+//!   columns hold no spare capacity.
+//! - Lookups through the parent chain cost one generated function call and
+//!   a `TypeId` check more than exact-type lookups; the crate has no
+//!   `unsafe` code.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 extern crate self as ecs_core;
 
