@@ -293,12 +293,7 @@ impl World {
             read(c.data, |data| (c.fns.push)(self, id.index, data))
                 .map_err(|parts| r.data_error(i, parts))?;
             if !c.enabled {
-                let comp = *self.entities[id.index as usize]
-                    .components
-                    .as_slice()
-                    .last()
-                    .expect("just pushed");
-                self.set_comp_disabled_raw(comp);
+                self.disable_last_raw(id.index);
             }
         }
         if let Some(parent) = parent {

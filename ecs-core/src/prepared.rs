@@ -135,12 +135,7 @@ impl World {
         for (ty, value, enabled) in prepared.components {
             (self.ops(ty).push)(self, id.index, value);
             if !enabled {
-                let comp = *self.entities[id.index as usize]
-                    .components
-                    .as_slice()
-                    .last()
-                    .expect("just pushed");
-                self.set_comp_disabled_raw(comp);
+                self.disable_last_raw(id.index);
             }
         }
         if let Some(parent) = parent {
@@ -153,8 +148,14 @@ impl World {
         id
     }
 
-    /// Disables a component without firing hooks (it is not attached yet).
-    pub(crate) fn set_comp_disabled_raw(&mut self, comp: CompRef) {
+    /// Disables the entity's newest component without firing hooks (it is
+    /// not attached yet).
+    pub(crate) fn disable_last_raw(&mut self, index: u32) {
+        let comp = *self.entities[index as usize]
+            .components
+            .as_slice()
+            .last()
+            .expect("the entity has just been given a component");
         self.columns[comp.ty as usize]
             .as_deref_mut()
             .expect("a stored component has a column")
