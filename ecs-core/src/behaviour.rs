@@ -51,9 +51,9 @@ use crate::Component;
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is marked `#[component(behaviour)]` but does not implement `Behaviour`",
+    message = "`{Self}` is not a behaviour: it does not implement `Behaviour`",
     label = "`{Self}` needs an `impl Behaviour`",
-    note = "add `impl ecs_core::Behaviour for {Self} {{ fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`, or remove `behaviour` from `#[component(...)]`"
+    note = "mark the type `#[component(behaviour)]` and add `impl ecs_core::Behaviour for {Self} {{ fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`; only behaviours are updated and may be named in `set_update_order`"
 )]
 pub trait Behaviour: Component {
     /// Called once per [`World::update`] while the component is enabled and
