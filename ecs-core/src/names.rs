@@ -1,47 +1,60 @@
 //! Entity names: rename, find the first entity with a name, find all.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use crate::{EntityId, EntityMut, World};
 
 /// Names by slot, and slots by name in the order they got the name.
+///
+/// Many entities often share a name (every copy of a blueprint), so the text
+/// is shared, and each name keeps its slots ordered by when they got it:
+/// renaming or despawning one of ten thousand "crate"s is a logarithmic
+/// step, not a scan.
 #[derive(Default, Debug)]
 pub(crate) struct Names {
-    by_slot: HashMap<u32, Box<str>>,
-    by_name: HashMap<Box<str>, Vec<u32>>,
+    by_slot: HashMap<u32, (Arc<str>, u64)>,
+    by_name: HashMap<Arc<str>, BTreeMap<u64, u32>>,
+    next: u64,
 }
 
 impl Names {
     pub fn get(&self, index: u32) -> Option<&str> {
-        self.by_slot.get(&index).map(|n| &**n)
+        self.by_slot.get(&index).map(|(n, _)| &**n)
     }
 
     /// Gives slot `index` the name, or none; a renamed entity goes to the
     /// end of its new name's list.
     pub fn set(&mut self, index: u32, name: Option<&str>) {
-        if let Some(old) = self.by_slot.remove(&index) {
+        if let Some((old, order)) = self.by_slot.remove(&index) {
             if let Some(slots) = self.by_name.get_mut(&old) {
-                slots.retain(|&s| s != index);
+                slots.remove(&order);
                 if slots.is_empty() {
                     self.by_name.remove(&old);
                 }
             }
         }
-        if let Some(name) = name {
-            self.by_slot.insert(index, name.into());
-            // Many entities share a name (every copy of a blueprint): only
-            // the first one pays for the key.
-            match self.by_name.get_mut(name) {
-                Some(slots) => slots.push(index),
-                None => {
-                    self.by_name.insert(name.into(), vec![index]);
-                }
-            }
-        }
+        let Some(name) = name else {
+            return;
+        };
+        let order = self.next;
+        self.next += 1;
+        let shared = match self.by_name.get_key_value(name) {
+            Some((shared, _)) => Arc::clone(shared),
+            None => Arc::from(name),
+        };
+        self.by_name
+            .entry(Arc::clone(&shared))
+            .or_default()
+            .insert(order, index);
+        self.by_slot.insert(index, (shared, order));
     }
 
-    fn slots(&self, name: &str) -> &[u32] {
-        self.by_name.get(name).map_or(&[], |v| v)
+    fn slots(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flat_map(|m| m.values().copied())
     }
 }
 
@@ -60,12 +73,12 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn find_by_name(&self, name: &str) -> Option<EntityId> {
-        self.names.slots(name).first().map(|&i| self.id_at(i))
+        self.names.slots(name).next().map(|i| self.id_at(i))
     }
 
     /// Every entity named `name`, in the order they got the name.
     pub fn find_all_by_name<'a>(&'a self, name: &str) -> impl Iterator<Item = EntityId> + 'a {
-        self.names.slots(name).iter().map(|&i| self.id_at(i))
+        self.names.slots(name).map(|i| self.id_at(i))
     }
 }
 
