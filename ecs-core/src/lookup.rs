@@ -14,9 +14,10 @@ impl World {
     #[inline]
     pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
         let list = self.entities[index as usize].components.as_slice();
-        if self.types[t as usize].has_descendants {
-            list.iter()
-                .position(|c| self.types[c.ty as usize].is_a(c.ty, t))
+        let info = &self.types[t as usize];
+        if info.has_descendants {
+            let bits = &info.descendant_bits[..];
+            list.iter().position(|c| crate::world::has_bit(bits, c.ty))
         } else {
             list.iter().position(|c| c.ty == t)
         }
@@ -26,9 +27,11 @@ impl World {
     #[inline]
     pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
         let list = self.entities[index as usize].components.as_slice();
-        if self.types[t as usize].has_descendants {
+        let info = &self.types[t as usize];
+        if info.has_descendants {
+            let bits = &info.descendant_bits[..];
             list.iter()
-                .find(|c| self.types[c.ty as usize].is_a(c.ty, t))
+                .find(|c| crate::world::has_bit(bits, c.ty))
                 .copied()
         } else {
             list.iter().find(|c| c.ty == t).copied()

@@ -14,6 +14,11 @@ pub(crate) struct TypeInfo {
     pub multiple: bool,
     /// Strict ancestors, nearest first.
     pub ancestors: Box<[TypeIdx]>,
+    /// Bit `t` is set when this type is-a type `t` (itself included).
+    pub is_a_bits: Box<[u64]>,
+    /// Bit `d` is set when type `d` is-a this type (itself included): what
+    /// an is-a lookup for this type tests each scanned component against.
+    pub descendant_bits: Vec<u64>,
     /// Whether any registered type has this one as an ancestor; when not, an
     /// is-a lookup is a plain index comparison.
     pub has_descendants: bool,
@@ -30,11 +35,38 @@ pub(crate) struct TypeInfo {
 }
 
 impl TypeInfo {
-    /// `true` when this type is `other` or derives from it.
+    /// `true` when this type is `other` or derives from it: one bit test,
+    /// since this check runs for every component an is-a lookup scans.
     #[inline]
     pub fn is_a(&self, own: TypeIdx, other: TypeIdx) -> bool {
-        own == other || self.ancestors.contains(&other)
+        own == other || has_bit(&self.is_a_bits, other)
     }
+}
+
+/// Sets bit `bit`, growing the set as needed.
+fn set_bit(bits: &mut Vec<u64>, bit: TypeIdx) {
+    let word = bit as usize / 64;
+    if bits.len() <= word {
+        bits.resize(word + 1, 0);
+    }
+    bits[word] |= 1 << (bit % 64);
+}
+
+/// Whether bit `bit` is set.
+#[inline]
+pub(crate) fn has_bit(bits: &[u64], bit: TypeIdx) -> bool {
+    bits.get(bit as usize / 64)
+        .is_some_and(|word| word >> (bit % 64) & 1 == 1)
+}
+
+/// The bit set of `own` and `ancestors` (all indices of the same world).
+fn is_a_bits(own: TypeIdx, ancestors: &[TypeIdx]) -> Box<[u64]> {
+    let top = ancestors.iter().copied().chain([own]).max().unwrap_or(own) as usize;
+    let mut bits = vec![0u64; top / 64 + 1];
+    for &t in ancestors.iter().chain([&own]) {
+        bits[t as usize / 64] |= 1 << (t % 64);
+    }
+    bits.into_boxed_slice()
 }
 
 /// `TypeId` is already a hash; feeding it through SipHash again only costs time.
@@ -346,6 +378,8 @@ impl World {
                         key,
                         multiple: flags[level],
                         ancestors: indices[level + 1..].into(),
+                        is_a_bits: is_a_bits(ty, &indices[level + 1..]),
+                        descendant_bits: Vec::new(),
                         has_descendants: false,
                         next_serial: 0,
                         behaviour: None,
@@ -366,6 +400,11 @@ impl World {
         }
         for &ancestor in &indices[1..] {
             self.types[ancestor as usize].has_descendants = true;
+        }
+        for (level, &ty) in indices.iter().enumerate() {
+            for &ancestor in &indices[level..] {
+                set_bit(&mut self.types[ancestor as usize].descendant_bits, ty);
+            }
         }
         let own = indices[0];
         self.types[own as usize].behaviour = C::__BEHAVIOUR;
