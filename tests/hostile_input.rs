@@ -31,7 +31,7 @@ fn cases() -> u32 {
     std::env::var("HOSTILE_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+        .unwrap_or(1000)
 }
 
 /// Any JSON value, biased towards the shapes blueprints use.

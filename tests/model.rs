@@ -3,7 +3,7 @@
 //! plain `Vec`s that is obviously correct. After every step, [`check_agrees`]
 //! compares every answer the world can give with the model's.
 //!
-//! Cases: 256 by default (a few seconds in debug); raise with
+//! Cases: 2,000 by default (about 20 s in debug); raise with
 //! `MODEL_CASES=10000 cargo test --release --test model` (proptest's own
 //! `PROPTEST_CASES` works too); `MODEL_OPS=200` lengthens the sequences
 //! (60 operations at most by default). Failures are shrunk to a minimal sequence of
@@ -1033,7 +1033,7 @@ fn config() -> ProptestConfig {
     ProptestConfig {
         cases: from_env("MODEL_CASES")
             .or(from_env("PROPTEST_CASES"))
-            .unwrap_or(256),
+            .unwrap_or(2000),
         failure_persistence: None,
         ..ProptestConfig::default()
     }

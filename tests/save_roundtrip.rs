@@ -177,7 +177,7 @@ fn describe(world: &World) -> Vec<String> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("ROUNDTRIP_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(128),
+        cases: std::env::var("ROUNDTRIP_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(500),
         ..ProptestConfig::default()
     })]
 
