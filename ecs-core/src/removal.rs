@@ -1,7 +1,7 @@
 //! Removing several components at once: every component that is-a `K`, or
 //! everything an entity holds.
 
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::CompRef;
 use crate::world::World;
 use crate::{Component, EntityMut};
 
@@ -22,17 +22,13 @@ impl World {
             .collect();
         let comps: Vec<CompRef> = doomed.iter().map(|&pos| list[pos]).collect();
         self.fire_removal_hooks(&comps);
-        let mut touched: Vec<TypeIdx> = Vec::new();
         for &pos in &doomed {
             // Read the entry again: trashing an earlier row may have moved
             // this one (same entity, same type).
             let comp = self.entities[index as usize].components.remove(pos);
             self.trash_row(comp);
-            if !touched.contains(&comp.ty) {
-                touched.push(comp.ty);
-            }
         }
-        self.empty_trash(&touched);
+        self.empty_trash();
         doomed.len()
     }
 }
@@ -40,18 +36,14 @@ impl World {
 impl World {
     /// Removes the entity's components past the first `len`, newest first.
     pub(crate) fn truncate_components(&mut self, index: u32, len: usize) {
-        let mut touched: Vec<TypeIdx> = Vec::new();
         while self.entities[index as usize].components.len() > len {
             let comp = self.entities[index as usize]
                 .components
                 .pop()
                 .expect("longer than len");
             self.trash_row(comp);
-            if !touched.contains(&comp.ty) {
-                touched.push(comp.ty);
-            }
         }
-        self.empty_trash(&touched);
+        self.empty_trash();
     }
 }
 

@@ -149,6 +149,8 @@ pub struct World {
     pub(crate) command_errors: Vec<Error>,
     pub(crate) in_update: bool,
     pub(crate) flushing: bool,
+    /// Columns whose trash holds values to drop (see [`World::empty_trash`]).
+    trashed: Vec<TypeIdx>,
 }
 
 impl World {
@@ -212,6 +214,10 @@ impl World {
     /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
     pub fn despawn(&mut self, id: EntityId) -> Result<(), Error> {
         self.check(id)?;
+        if self.hierarchy.children(id.index).is_empty() {
+            self.despawn_one(id.index, true);
+            return Ok(());
+        }
         let subtree = self.hierarchy.subtree(id.index);
         for &index in subtree.iter().rev() {
             self.despawn_one(index, true);
@@ -226,22 +232,13 @@ impl World {
         // place, so rows of its other components can be repointed); values
         // are dropped only once the world is consistent, so a panicking
         // `Drop` cannot leave a half-despawned entity behind.
-        let doomed: Vec<CompRef> = self.entities[index as usize]
-            .components
-            .as_slice()
-            .iter()
-            .rev()
-            .copied()
-            .collect();
-        if hooks {
+        let list = self.entities[index as usize].components.as_slice();
+        if hooks && list.iter().any(|c| self.has_hooks(c.ty)) {
+            let doomed: Vec<CompRef> = list.iter().rev().copied().collect();
             self.fire_removal_hooks(&doomed);
         }
-        let mut touched: Vec<TypeIdx> = Vec::new();
         while let Some(comp) = self.entities[index as usize].components.pop() {
             self.trash_row(comp);
-            if !touched.contains(&comp.ty) {
-                touched.push(comp.ty);
-            }
         }
         let slot = &mut self.entities[index as usize];
         slot.alive = false;
@@ -253,7 +250,7 @@ impl World {
             *layers = crate::DEFAULT_LAYERS;
         }
         self.live -= 1;
-        self.empty_trash(&touched);
+        self.empty_trash();
     }
 
     /// `true` when `id` names a live entity of this world.
@@ -428,11 +425,15 @@ impl World {
         if let Some(moved) = column.trash_row(comp.row) {
             self.repoint(moved, comp.ty, old_last, comp.row);
         }
+        if !self.trashed.contains(&comp.ty) {
+            self.trashed.push(comp.ty);
+        }
     }
 
-    /// Drops the values trashed in the columns of `types`.
-    pub(crate) fn empty_trash(&mut self, types: &[TypeIdx]) {
-        for &ty in types {
+    /// Drops every value moved to a column's trash since the last call.
+    pub(crate) fn empty_trash(&mut self) {
+        // `pop` keeps the buffer's capacity: no allocation per removal.
+        while let Some(ty) = self.trashed.pop() {
             if let Some(column) = self.columns[ty as usize].as_mut() {
                 column.empty_trash();
             }
