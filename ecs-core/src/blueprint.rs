@@ -248,6 +248,27 @@ struct ResolvedComponent<'b> {
 }
 
 impl Resolved<'_> {
+    fn entity_count(&self) -> usize {
+        1 + self
+            .children
+            .iter()
+            .map(Resolved::entity_count)
+            .sum::<usize>()
+    }
+
+    /// How many components of each type one copy of the tree holds.
+    fn count_types(&self, out: &mut Vec<(TypeIdx, usize)>) {
+        for c in &self.components {
+            match out.iter_mut().find(|(ty, _)| *ty == c.ty) {
+                Some((_, n)) => *n += 1,
+                None => out.push((c.ty, 1)),
+            }
+        }
+        for child in &self.children {
+            child.count_types(out);
+        }
+    }
+
     fn data_error(&self, i: usize, (inner, message): DataErrorParts) -> Error {
         let mut at = join(&self.path, &format!("components[{i}].data"));
         if !inner.is_empty() {
@@ -394,7 +415,14 @@ impl World {
         count: usize,
     ) -> Result<Vec<EntityId>, Error> {
         let resolved = blueprint.resolve(self, "")?;
-        self.reserve_entities(count);
+        self.reserve_entities(count * resolved.entity_count());
+        let mut per_type = Vec::new();
+        resolved.count_types(&mut per_type);
+        for (ty, n) in per_type {
+            if let Some(column) = self.columns[ty as usize].as_deref_mut() {
+                column.reserve(n * count);
+            }
+        }
         let mut roots = Vec::with_capacity(count);
         let mut created = Vec::with_capacity(count);
         // A user `Deserialize` may panic: take back what was made, then let

@@ -1,60 +1,125 @@
 //! Entity names: rename, find the first entity with a name, find all.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::{EntityId, EntityMut, World};
 
 /// Names by slot, and slots by name in the order they got the name.
 ///
-/// Many entities often share a name (every copy of a blueprint), so the text
-/// is shared, and each name keeps its slots ordered by when they got it:
-/// renaming or despawning one of ten thousand "crate"s is a logarithmic
-/// step, not a scan.
+/// Many entities often share a name (every copy of a blueprint), so each
+/// distinct name is stored once with its slots in the order they got it.
+/// That order only grows, so a list kept sorted by appending does; removal
+/// leaves a tombstone, swept once tombstones outnumber live entries, so
+/// naming, renaming and despawning stay cheap with thousands of "crate"s.
 #[derive(Default, Debug)]
 pub(crate) struct Names {
-    by_slot: HashMap<u32, (Arc<str>, u64)>,
-    by_name: HashMap<Arc<str>, BTreeMap<u64, u32>>,
+    /// By slot: the name's index in `names` and the order it was given in.
+    /// Grown only when a name is given, so unnamed worlds pay nothing.
+    by_slot: Vec<Option<(u32, u64)>>,
+    names: Vec<NameSlots>,
+    index: HashMap<Arc<str>, u32, BuildHasherDefault<Fnv>>,
     next: u64,
+}
+
+#[derive(Debug)]
+struct NameSlots {
+    text: Arc<str>,
+    /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.
+    entries: Vec<(u64, u32)>,
+    live: usize,
+}
+
+const GONE: u32 = u32::MAX;
+
+impl NameSlots {
+    fn remove(&mut self, order: u64) {
+        if let Ok(at) = self.entries.binary_search_by_key(&order, |&(o, _)| o) {
+            self.entries[at].1 = GONE;
+            self.live -= 1;
+            if self.entries.len() > 16 && self.live * 2 < self.entries.len() {
+                self.entries.retain(|&(_, slot)| slot != GONE);
+            }
+        }
+    }
+
+    fn slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.entries
+            .iter()
+            .map(|&(_, slot)| slot)
+            .filter(|&slot| slot != GONE)
+    }
+}
+
+/// FNV-1a: names are short, and SipHash's DoS resistance buys nothing for
+/// names the program itself chose.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = hash;
+    }
 }
 
 impl Names {
     pub fn get(&self, index: u32) -> Option<&str> {
-        self.by_slot.get(&index).map(|(n, _)| &**n)
+        let (name, _) = (*self.by_slot.get(index as usize)?)?;
+        Some(&self.names[name as usize].text)
     }
 
     /// Gives slot `index` the name, or none; a renamed entity goes to the
     /// end of its new name's list.
     pub fn set(&mut self, index: u32, name: Option<&str>) {
-        if let Some((old, order)) = self.by_slot.remove(&index) {
-            if let Some(slots) = self.by_name.get_mut(&old) {
-                slots.remove(&order);
-                if slots.is_empty() {
-                    self.by_name.remove(&old);
-                }
-            }
+        let slot = index as usize;
+        if let Some(Some((old, order))) = self.by_slot.get_mut(slot).map(Option::take) {
+            self.names[old as usize].remove(order);
         }
         let Some(name) = name else {
             return;
         };
+        let id = match self.index.get(name) {
+            Some(&id) => id,
+            None => {
+                let text: Arc<str> = Arc::from(name);
+                let id = self.names.len() as u32;
+                self.names.push(NameSlots {
+                    text: Arc::clone(&text),
+                    entries: Vec::new(),
+                    live: 0,
+                });
+                self.index.insert(text, id);
+                id
+            }
+        };
         let order = self.next;
         self.next += 1;
-        let shared = match self.by_name.get_key_value(name) {
-            Some((shared, _)) => Arc::clone(shared),
-            None => Arc::from(name),
-        };
-        self.by_name
-            .entry(Arc::clone(&shared))
-            .or_default()
-            .insert(order, index);
-        self.by_slot.insert(index, (shared, order));
+        let slots = &mut self.names[id as usize];
+        slots.entries.push((order, index));
+        slots.live += 1;
+        if self.by_slot.len() <= slot {
+            self.by_slot.resize(slot + 1, None);
+        }
+        self.by_slot[slot] = Some((id, order));
     }
 
     fn slots(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
-        self.by_name
+        self.index
             .get(name)
             .into_iter()
-            .flat_map(|m| m.values().copied())
+            .flat_map(|&id| self.names[id as usize].slots())
     }
 }
 
