@@ -209,8 +209,10 @@ impl Blueprint {
         for (i, child) in self.children.iter().enumerate() {
             children.push(child.resolve(world, &join(path, &format!("children[{i}]")))?);
         }
+        let name = self.name.as_deref().or(self.tag.as_deref());
         Ok(Resolved {
-            name: self.name.as_deref().or(self.tag.as_deref()),
+            name,
+            name_id: name.map(|n| world.names.intern(n)),
             path: path.to_owned(),
             components,
             children,
@@ -235,6 +237,8 @@ impl Blueprint {
 /// A blueprint checked against one world's types, ready to spawn many times.
 struct Resolved<'b> {
     name: Option<&'b str>,
+    /// `name`, interned in the world's names once for every copy.
+    name_id: Option<u32>,
     path: String,
     components: Vec<ResolvedComponent<'b>>,
     children: Vec<Resolved<'b>>,
@@ -307,11 +311,11 @@ impl World {
     ) -> Result<EntityId, Error> {
         let id = self.spawn();
         created.push(id);
-        if let Some(name) = r.name {
-            self.names.set(id.index, Some(name));
+        if let Some(name) = r.name_id {
+            self.names.give(id.index, name);
         }
         for (i, c) in r.components.iter().enumerate() {
-            read(c.data, |data| (c.fns.push)(self, id.index, data))
+            read(c.data, |data| (c.fns.push)(self, id.index, c.ty, data))
                 .map_err(|parts| r.data_error(i, parts))?;
             if !c.enabled {
                 self.disable_last_raw(id.index);
@@ -415,10 +419,15 @@ impl World {
         count: usize,
     ) -> Result<Vec<EntityId>, Error> {
         let resolved = blueprint.resolve(self, "")?;
-        self.reserve_entities(count * resolved.entity_count());
+        let entities = count * resolved.entity_count();
+        self.reserve_entities(entities);
+        if let Some(name) = resolved.name_id {
+            let top = self.entities.len() + entities;
+            self.names.reserve(name, count, top);
+        }
         let mut per_type = Vec::new();
         resolved.count_types(&mut per_type);
-        for (ty, n) in per_type {
+        for &(ty, n) in &per_type {
             if let Some(column) = self.columns[ty as usize].as_deref_mut() {
                 column.reserve(n * count);
             }
@@ -444,7 +453,10 @@ impl World {
                 std::panic::resume_unwind(panic);
             }
         }
-        self.finish_spawn(&created)?;
+        // Types without requirements or hooks need no second pass.
+        if !per_type.iter().all(|&(ty, _)| self.is_plain_ty(ty)) {
+            self.finish_spawn(&created)?;
+        }
         Ok(roots)
     }
 }

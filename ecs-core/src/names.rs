@@ -87,23 +87,40 @@ impl Names {
         if let Some(Some((old, order))) = self.by_slot.get_mut(slot).map(Option::take) {
             self.names[old as usize].remove(order);
         }
-        let Some(name) = name else {
-            return;
-        };
-        let id = match self.index.get(name) {
-            Some(&id) => id,
-            None => {
-                let text: Arc<str> = Arc::from(name);
-                let id = self.names.len() as u32;
-                self.names.push(NameSlots {
-                    text: Arc::clone(&text),
-                    entries: Vec::new(),
-                    live: 0,
-                });
-                self.index.insert(text, id);
-                id
-            }
-        };
+        if let Some(name) = name {
+            let id = self.intern(name);
+            self.give(index, id);
+        }
+    }
+
+    /// The id of `name`, added if new; for giving one name to many slots.
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.index.get(name) {
+            return id;
+        }
+        let text: Arc<str> = Arc::from(name);
+        let id = self.names.len() as u32;
+        self.names.push(NameSlots {
+            text: Arc::clone(&text),
+            entries: Vec::new(),
+            live: 0,
+        });
+        self.index.insert(text, id);
+        id
+    }
+
+    /// Makes room for `additional` more slots named `id`.
+    pub fn reserve(&mut self, id: u32, additional: usize, top_slot: usize) {
+        self.names[id as usize].entries.reserve(additional);
+        if self.by_slot.len() < top_slot {
+            self.by_slot.reserve(top_slot - self.by_slot.len());
+        }
+    }
+
+    /// Names the unnamed slot `index` with the interned name `id`.
+    pub fn give(&mut self, index: u32, id: u32) {
+        let slot = index as usize;
+        debug_assert!(self.get(index).is_none(), "give is for unnamed slots");
         let order = self.next;
         self.next += 1;
         let slots = &mut self.names[id as usize];

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::entity::CompRef;
+use crate::entity::{CompRef, TypeIdx};
 use crate::storage::typed;
 use crate::world::World;
 use crate::{Component, Error};
@@ -25,7 +25,7 @@ pub(crate) type SerializeFn = fn(&World, CompRef) -> Result<serde_json::Value, S
 pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
 /// Reads a component from JSON straight into an entity, unchecked.
 pub(crate) type DeserializePushFn =
-    fn(&mut World, u32, &serde_json::Value) -> Result<(), DataErrorParts>;
+    fn(&mut World, u32, TypeIdx, &serde_json::Value) -> Result<(), DataErrorParts>;
 
 /// Both ways of reading a component from JSON.
 #[doc(hidden)]
@@ -120,13 +120,14 @@ fn deserialize_boxed<T: Component + DeserializeOwned>(
     Ok(Box::new(deserialize_value::<T>(data)?))
 }
 
+/// `ty` is `T`'s index in `world`, resolved once by the caller.
 fn deserialize_push<T: Component + DeserializeOwned>(
     world: &mut World,
     index: u32,
+    ty: TypeIdx,
     data: &serde_json::Value,
 ) -> Result<(), DataErrorParts> {
     let value = deserialize_value::<T>(data)?;
-    let ty = world.register::<T>();
     world.push_unchecked(index, ty, value);
     Ok(())
 }
