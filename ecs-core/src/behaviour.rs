@@ -58,41 +58,205 @@ use crate::Component;
 pub trait Behaviour: Component {
     /// Called once per [`World::update`] while the component is enabled and
     /// its entity is alive, enabled and not killed.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Timer(f32);
+    /// impl Behaviour for Timer {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, dt: f32) {
+    ///         self.0 += dt;
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Timer(0.0),))?;
+    /// world.update(0.25);
+    /// world.entity_mut(id)?.kill(); // killed entities are not updated
+    /// world.update(0.25);
+    /// assert_eq!(world.entity(id)?.get::<Timer>().unwrap().0, 0.25);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn update(&mut self, ctx: &mut Context<'_>, dt: f32);
 
     /// Called once, right before the component's first update.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Log(Vec<&'static str>);
+    /// impl Behaviour for Log {
+    ///     fn start(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.0.push("start");
+    ///     }
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {
+    ///         self.0.push("update");
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Log(Vec::new()),))?;
+    /// world.update(1.0);
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Log>().unwrap().0, ["start", "update", "update"]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn start(&mut self, ctx: &mut Context<'_>) {
         let _ = ctx;
     }
 
     /// Called when the component is added to an entity.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Log(Vec<&'static str>);
+    /// impl Behaviour for Log {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_attach(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.0.push("attach");
+    ///     }
+    ///     fn on_enable(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.0.push("enable");
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Log(Vec::new()),))?;
+    /// assert_eq!(world.entity(id)?.get::<Log>().unwrap().0, ["attach", "enable"]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn on_attach(&mut self, ctx: &mut Context<'_>) {
         let _ = ctx;
     }
 
     /// Called when the component is removed, or its entity despawned.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Removed(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Shield;
+    /// impl Behaviour for Shield {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_detach(&mut self, ctx: &mut Context<'_>) {
+    ///         if let Ok(removed) = ctx.get_mut::<Removed>() {
+    ///             removed.0 += 1;
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Removed(0), Shield))?;
+    /// world.entity_mut(id)?.remove::<Shield>();
+    /// assert_eq!(world.entity(id)?.get::<Removed>().unwrap().0, 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn on_detach(&mut self, ctx: &mut Context<'_>) {
         let _ = ctx;
     }
 
     /// Called when the component (or its entity) becomes enabled, and after
     /// `on_attach`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Lamp { lit: bool }
+    /// impl Behaviour for Lamp {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_enable(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.lit = true;
+    ///     }
+    ///     fn on_disable(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.lit = false;
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Lamp { lit: false },))?;
+    /// assert!(world.entity(id)?.get::<Lamp>().unwrap().lit); // enabled when attached
+    /// world.entity_mut(id)?.set_enabled(false);
+    /// world.entity_mut(id)?.set_enabled(true);
+    /// assert!(world.entity(id)?.get::<Lamp>().unwrap().lit);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn on_enable(&mut self, ctx: &mut Context<'_>) {
         let _ = ctx;
     }
 
     /// Called when the component (or its entity) becomes disabled, and
     /// before `on_detach` of an enabled component.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Lamp { lit: bool }
+    /// impl Behaviour for Lamp {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_enable(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.lit = true;
+    ///     }
+    ///     fn on_disable(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.lit = false;
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Lamp { lit: false },))?;
+    /// assert_eq!(world.entity_mut(id)?.disable::<Lamp>(), 1);
+    /// assert!(!world.entity(id)?.get::<Lamp>().unwrap().lit);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn on_disable(&mut self, ctx: &mut Context<'_>) {
         let _ = ctx;
     }
 
     /// Called when the entity is killed.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Lives(u32);
+    /// impl Behaviour for Lives {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_kill(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.0 -= 1;
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Lives(3),))?;
+    /// world.entity_mut(id)?.kill();
+    /// world.entity_mut(id)?.kill(); // already dead: no second hook
+    /// assert_eq!(world.entity(id)?.get::<Lives>().unwrap().0, 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn on_kill(&mut self, ctx: &mut Context<'_>) {
         let _ = ctx;
     }
 
     /// Called when the entity is revived.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Revivals(u32);
+    /// impl Behaviour for Revivals {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_revive(&mut self, _ctx: &mut Context<'_>) {
+    ///         self.0 += 1;
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Revivals(0),))?;
+    /// world.entity_mut(id)?.kill();
+    /// world.entity_mut(id)?.revive();
+    /// assert_eq!(world.entity(id)?.get::<Revivals>().unwrap().0, 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn on_revive(&mut self, ctx: &mut Context<'_>) {
         let _ = ctx;
     }
@@ -188,6 +352,30 @@ fn run_hook<T: Behaviour>(world: &mut World, ty: TypeIdx, row: u32, hook: Hook) 
 
 /// A tuple of behaviour types, for [`World::set_update_order`]; implemented
 /// for tuples of up to 16 types.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// # use std::sync::Mutex;
+/// static LOG: Mutex<Vec<&str>> = Mutex::new(Vec::new());
+/// #[derive(Component)]
+/// #[component(behaviour)]
+/// struct Physics;
+/// impl Behaviour for Physics {
+///     fn update(&mut self, _: &mut Context<'_>, _: f32) { LOG.lock().unwrap().push("physics") }
+/// }
+/// #[derive(Component)]
+/// #[component(behaviour)]
+/// struct Render;
+/// impl Behaviour for Render {
+///     fn update(&mut self, _: &mut Context<'_>, _: f32) { LOG.lock().unwrap().push("render") }
+/// }
+/// let mut world = World::new();
+/// world.spawn_with((Render, Physics))?;
+/// world.set_update_order::<(Physics, Render)>(); // any tuple of behaviours is an UpdateOrder
+/// world.update(1.0);
+/// assert_eq!(*LOG.lock().unwrap(), ["physics", "render"]);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 pub trait UpdateOrder {
     #[doc(hidden)]
     fn __register(world: &mut World, out: &mut Vec<TypeIdx>);
@@ -256,6 +444,24 @@ impl World {
     /// A panic inside a user's `update` or hook propagates to the caller;
     /// the world stays consistent and usable, and changes queued during this
     /// update are discarded (changes queued before it are kept).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Timer(f32);
+    /// impl Behaviour for Timer {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, dt: f32) {
+    ///         self.0 += dt;
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let a = world.spawn_with((Timer(0.0),))?;
+    /// world.spawn_with((Timer(0.0),))?;
+    /// assert_eq!(world.update(0.5), 2); // two components updated
+    /// assert_eq!(world.entity(a)?.get::<Timer>().unwrap().0, 0.5);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn update(&mut self, dt: f32) -> usize {
         let mut order = self.update_order.clone();
         for (ty, info) in self.types.iter().enumerate() {

@@ -60,6 +60,15 @@ struct ComponentSpec {
 }
 
 /// Deepest `children` nesting a blueprint may have.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// let mut json = String::from(r#"{"components": []}"#);
+/// for _ in 0..=ecs_core::MAX_BLUEPRINT_DEPTH {
+///     json = format!(r#"{{"components": [], "children": [{json}]}}"#);
+/// }
+/// assert!(matches!(Blueprint::from_json(&json), Err(Error::Data { .. })));
+/// ```
 pub const MAX_BLUEPRINT_DEPTH: usize = 64;
 
 fn data_error(path: &str, message: impl Into<String>) -> Error {
@@ -100,6 +109,19 @@ impl Blueprint {
     /// a wrong field type, an unknown field, a component type no one
     /// registered (with the nearest name), or nesting deeper than
     /// [`MAX_BLUEPRINT_DEPTH`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Health { hp: u32 }
+    /// let json = r#"{"id": 7, "tag": "slime",
+    ///     "components": [{"type": "Health", "data": {"hp": 3}}]}"#;
+    /// let bp = Blueprint::from_json(json)?;
+    /// assert_eq!((bp.id, bp.tag.as_deref()), (Some(7), Some("slime")));
+    /// let err = Blueprint::from_json(r#"{"components": [{"type": "Health", "colour": 1}]}"#);
+    /// assert!(matches!(err, Err(Error::Data { path, .. }) if path.starts_with("components[0]")));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn from_json(json: &str) -> Result<Self, Error> {
         let value: Value = serde_json::from_str(json)
             .map_err(|e| data_error("", format!("not valid JSON: {e}")))?;
@@ -110,6 +132,20 @@ impl Blueprint {
     ///
     /// # Errors
     /// As [`Blueprint::from_json`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Health { hp: u32 }
+    /// let value = serde_json::json!({
+    ///     "name": "slime-1",
+    ///     "components": [{ "type": "Health", "data": { "hp": 3 } }]
+    /// });
+    /// let bp = Blueprint::from_value(&value)?;
+    /// assert_eq!(bp.name.as_deref(), Some("slime-1"));
+    /// assert!(Blueprint::from_value(&serde_json::json!([1, 2])).is_err());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn from_value(value: &Value) -> Result<Self, Error> {
         Self::parse(value, "", 0)
     }
@@ -403,6 +439,23 @@ impl World {
     /// deserialize (e.g. `components[1].data.mesh: invalid type: integer,
     /// expected a string`), a type without `Deserialize`, or two components
     /// that break the single rule.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Wheel { size: u32 }
+    /// let bp = Blueprint::from_json(r#"{"tag": "car", "components": [],
+    ///     "children": [{"components": [{"type": "Wheel", "data": {"size": 2}}]}]}"#)?;
+    /// let mut world = World::new();
+    /// let car = world.spawn_blueprint(&bp)?;
+    /// let wheel = world.entity(car)?.children().next().unwrap();
+    /// assert_eq!(world.entity(wheel)?.get::<Wheel>().unwrap().size, 2);
+    /// let bad = r#"{"components": [{"type": "Wheel", "data": {"size": "big"}}]}"#;
+    /// let bad = Blueprint::from_json(bad)?;
+    /// assert!(world.spawn_blueprint(&bad).is_err());
+    /// assert_eq!(world.len(), 2); // all or nothing
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn spawn_blueprint(&mut self, blueprint: &Blueprint) -> Result<EntityId, Error> {
         let ids = self.spawn_blueprints(blueprint, 1)?;
         Ok(ids[0])
@@ -413,6 +466,19 @@ impl World {
     ///
     /// # Errors
     /// As [`World::spawn_blueprint`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Health { hp: u32 }
+    /// let slime = r#"{"tag": "slime", "components": [{"type": "Health", "data": {"hp": 3}}]}"#;
+    /// let bp = Blueprint::from_json(slime)?;
+    /// let mut world = World::new();
+    /// let ids = world.spawn_blueprints(&bp, 3)?;
+    /// assert_eq!(ids.len(), 3);
+    /// assert_eq!(world.find_all_by_name("slime").collect::<Vec<_>>(), ids);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn spawn_blueprints(
         &mut self,
         blueprint: &Blueprint,
@@ -462,6 +528,20 @@ impl World {
 }
 
 /// Blueprints by tag, loaded from `.json` files.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// # use ecs_core::BlueprintLibrary;
+/// #[derive(Component, serde::Deserialize)]
+/// struct Health { hp: u32 }
+/// let mut library = BlueprintLibrary::default();
+/// let slime = r#"{"components": [{"type": "Health", "data": {"hp": 3}}]}"#;
+/// library.insert("slime", Blueprint::from_json(slime)?);
+/// let mut world = World::new();
+/// let id = world.spawn_blueprint(library.get("slime").unwrap())?;
+/// assert_eq!(world.entity(id)?.get::<Health>().unwrap().hp, 3);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct BlueprintLibrary {
     by_tag: BTreeMap<String, Blueprint>,
@@ -475,6 +555,23 @@ impl BlueprintLibrary {
     /// [`Error::Io`] for an unreadable file or directory; [`Error::Data`]
     /// with the file name prefixed to the path for a bad blueprint; two
     /// files with one tag is an error too.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::BlueprintLibrary;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Health { hp: u32 }
+    /// let dir = std::env::temp_dir().join(format!("ecs-core-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let slime = r#"{"components": [{"type": "Health", "data": {"hp": 3}}]}"#;
+    /// std::fs::write(dir.join("slime.json"), slime).unwrap(); // tag from the file stem
+    /// std::fs::write(dir.join("b.json"), r#"{"tag": "bat", "components": []}"#).unwrap();
+    /// let library = BlueprintLibrary::load_dir(&dir)?;
+    /// assert_eq!(library.tags().collect::<Vec<_>>(), ["bat", "slime"]);
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// assert!(matches!(BlueprintLibrary::load_dir(&dir), Err(Error::Io { .. })));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn load_dir(dir: impl AsRef<Path>) -> Result<Self, Error> {
         let dir = dir.as_ref();
         let io = |e: std::io::Error| Error::Io {
@@ -518,16 +615,49 @@ impl BlueprintLibrary {
     }
 
     /// Adds a blueprint under its tag; returns the one it replaced.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::BlueprintLibrary;
+    /// let mut library = BlueprintLibrary::default();
+    /// let first = Blueprint::from_json(r#"{"id": 1, "components": []}"#)?;
+    /// let second = Blueprint::from_json(r#"{"id": 2, "components": []}"#)?;
+    /// assert!(library.insert("crate", first).is_none());
+    /// assert_eq!(library.insert("crate", second).unwrap().id, Some(1));
+    /// assert_eq!(library.get("crate").unwrap().id, Some(2));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn insert(&mut self, tag: impl Into<String>, blueprint: Blueprint) -> Option<Blueprint> {
         self.by_tag.insert(tag.into(), blueprint)
     }
 
     /// The blueprint tagged `tag`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::BlueprintLibrary;
+    /// let mut library = BlueprintLibrary::default();
+    /// library.insert("crate", Blueprint::from_json(r#"{"id": 1, "components": []}"#)?);
+    /// assert_eq!(library.get("crate").unwrap().id, Some(1));
+    /// assert!(library.get("barrel").is_none());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get(&self, tag: &str) -> Option<&Blueprint> {
         self.by_tag.get(tag)
     }
 
     /// Every tag, sorted.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::BlueprintLibrary;
+    /// let mut library = BlueprintLibrary::default();
+    /// let empty = Blueprint::from_json(r#"{"components": []}"#)?;
+    /// library.insert("crate", empty.clone());
+    /// library.insert("barrel", empty);
+    /// assert_eq!(library.tags().collect::<Vec<_>>(), ["barrel", "crate"]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn tags(&self) -> impl Iterator<Item = &str> {
         self.by_tag.keys().map(String::as_str)
     }

@@ -5,6 +5,23 @@ use crate::{Component, EntityId, Error, World};
 
 /// A tuple of components spawned together by [`World::spawn_with`] and
 /// [`World::spawn_batch`]; implemented for tuples of up to 16 components.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+/// fn spawn_moving<B: Bundle>(world: &mut World, extra: B) -> Result<EntityId, Error> {
+///     let id = world.spawn_with(extra)?;
+///     world.entity_mut(id)?.add(Velocity(1.0))?;
+///     Ok(id)
+/// }
+/// let mut world = World::new();
+/// let id = spawn_moving(&mut world, (Position(0.0),))?;
+/// assert_eq!(world.entity(id)?.len(), 2);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a bundle of components",
     label = "expected a tuple of components",
@@ -12,6 +29,20 @@ use crate::{Component, EntityId, Error, World};
 )]
 pub trait Bundle: Send + Sync + 'static {
     /// Makes room for `additional` more bundles in every column involved.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// <(Position, Velocity) as Bundle>::reserve(&mut world, 64);
+    /// assert!(world.is_empty()); // room is made, nothing is spawned
+    /// world.spawn_with((Position(0.0), Velocity(1.0)))?;
+    /// assert_eq!(world.len(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn reserve(world: &mut World, additional: usize);
 
     /// Adds every component to the entity in slot `index`, in tuple order.
@@ -277,6 +308,22 @@ impl World {
     /// # Errors
     /// As [`World::spawn_with`]; on error, every entity this call spawned is
     /// despawned again.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// let ids = world.spawn_batch((0..3).map(|i| (Position(i as f32), Velocity(1.0))))?;
+    /// assert_eq!(ids.len(), 3);
+    /// assert_eq!(world.entity(ids[2])?.get::<Position>().unwrap().0, 2.0);
+    /// let bad = world.spawn_batch([(Position(0.0), Position(1.0))]);
+    /// assert!(bad.is_err());
+    /// assert_eq!(world.len(), 3); // nothing from the failed batch remains
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn spawn_batch<B, I>(&mut self, bundles: I) -> Result<Vec<EntityId>, Error>
     where
         B: Bundle,

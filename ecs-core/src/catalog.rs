@@ -37,6 +37,18 @@ impl Registration {
 inventory::collect!(Registration);
 
 /// A component type found by name: what `registered_components` lists.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// #[component(multiple, name = "collider")]
+/// struct Collider(f32);
+/// let ty: ecs_core::ComponentType = ecs_core::component_type("collider")?;
+/// assert_eq!(ty.name(), "collider");
+/// assert!(ty.is_multiple());
+/// assert_eq!(ty.key_stack(), [ComponentKey::of::<Collider>()]);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct ComponentType {
     entry: &'static Registration,
@@ -44,26 +56,86 @@ pub struct ComponentType {
 
 impl ComponentType {
     /// The stable name (`#[component(name = "...")]` or the identifier).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(name = "hp")]
+    /// struct Health(u32);
+    /// assert_eq!(ecs_core::component_type("hp")?.name(), "hp");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn name(&self) -> &'static str {
         self.entry.name
     }
 
     /// Whether an entity may hold several.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider(f32);
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// assert!(ecs_core::component_type("Collider")?.is_multiple());
+    /// assert!(!ecs_core::component_type("Health")?.is_multiple());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_multiple(&self) -> bool {
         self.entry.multiple
     }
 
     /// The Rust type path, for messages.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(name = "hp")]
+    /// struct Health(u32);
+    /// let ty = ecs_core::component_type("hp")?;
+    /// assert_eq!(ty.type_name(), std::any::type_name::<Health>());
+    /// assert!(ty.type_name().ends_with("::Health"));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn type_name(&self) -> &'static str {
         (self.entry.type_name)()
     }
 
     /// The key stack: this type first, then its ancestors.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving;
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving(Moving);
+    /// let ty = ecs_core::component_type("AxisMoving")?;
+    /// assert_eq!(ty.key_stack(), AxisMoving::key_stack());
+    /// assert_eq!(ty.key_stack()[1], ComponentKey::of::<Moving>());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn key_stack(&self) -> &'static [ComponentKey] {
         (self.entry.key_stack)()
     }
 
     /// The names of the ancestors, nearest first.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving;
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving(Moving);
+    /// #[derive(Component)]
+    /// #[component(parent = AxisMoving)]
+    /// struct Sliding(AxisMoving);
+    /// let ty = ecs_core::component_type("Sliding")?;
+    /// assert_eq!(ty.parents().collect::<Vec<_>>(), ["AxisMoving", "Moving"]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn parents(&self) -> impl Iterator<Item = &'static str> {
         self.key_stack().iter().skip(1).map(|k| k.name())
     }
@@ -123,6 +195,22 @@ pub fn registered_components() -> impl Iterator<Item = ComponentType> {
 
 /// Names claimed by more than one type, with every type path: a build with
 /// any is misconfigured (`#[component(name = "...")]` tells them apart).
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// mod ui {
+///     #[derive(ecs_core::Component)]
+///     pub struct Button;
+/// }
+/// mod input {
+///     #[derive(ecs_core::Component)]
+///     pub struct Button;
+/// }
+/// let conflicts = ecs_core::name_conflicts();
+/// let (name, paths) = conflicts.iter().find(|(name, _)| *name == "Button").unwrap();
+/// assert_eq!((*name, paths.len()), ("Button", 2));
+/// assert!(matches!(ecs_core::component_type("Button"), Err(Error::AmbiguousName { .. })));
+/// ```
 pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
     let mut out: Vec<_> = BY_NAME
         .iter()
@@ -138,6 +226,16 @@ pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
 /// # Errors
 /// [`Error::UnknownComponent`] (with the closest registered name) or
 /// [`Error::AmbiguousName`] when two types claim the name.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// assert_eq!(ecs_core::component_type("Health")?.key_stack()[0], ComponentKey::of::<Health>());
+/// let err = ecs_core::component_type("Helth").unwrap_err();
+/// assert!(matches!(err, Error::UnknownComponent { suggestion: Some("Health"), .. }));
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 pub fn component_type(name: &str) -> Result<ComponentType, Error> {
     match BY_NAME.get(name).map(Vec::as_slice) {
         Some([entry]) => Ok(ComponentType { entry }),

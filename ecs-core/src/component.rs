@@ -5,6 +5,17 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 /// The deepest parent chain a component may declare (the type itself included).
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Moving;
+/// #[derive(Component)]
+/// #[component(parent = Moving)]
+/// struct AxisMoving(Moving);
+/// assert_eq!(ecs_core::MAX_CHAIN_DEPTH, 16);
+/// assert!(AxisMoving::key_stack().len() <= ecs_core::MAX_CHAIN_DEPTH);
+/// ```
 pub const MAX_CHAIN_DEPTH: usize = 16;
 
 /// A value that can live on an entity.
@@ -41,8 +52,30 @@ pub const MAX_CHAIN_DEPTH: usize = 16;
 )]
 pub trait Component: Send + Sync + 'static + Sized {
     /// The stable name used by name lookups and blueprints.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// #[component(name = "armor")]
+    /// struct Armor;
+    /// assert_eq!(Health::NAME, "Health");
+    /// assert_eq!(Armor::NAME, "armor");
+    /// ```
     const NAME: &'static str;
     /// Whether an entity may hold several components of this type.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider(f32);
+    /// assert!(!Health::MULTIPLE);
+    /// assert!(Collider::MULTIPLE);
+    /// ```
     const MULTIPLE: bool;
 
     #[doc(hidden)]
@@ -54,11 +87,35 @@ pub trait Component: Send + Sync + 'static + Sized {
     const __BEHAVIOUR: Option<crate::behaviour::BehaviourFns> = None;
 
     /// The key stack: this type's key first, then its parent's, up to the root.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving;
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving(Moving);
+    /// let names: Vec<&str> = AxisMoving::key_stack().iter().map(|k| k.name()).collect();
+    /// assert_eq!(names, ["AxisMoving", "Moving"]);
+    /// assert_eq!(Moving::key_stack(), [ComponentKey::of::<Moving>()]);
+    /// ```
     fn key_stack() -> &'static [ComponentKey] {
         Self::__CHAIN.keys()
     }
 
     /// `true` when `key` is this type or one of its ancestors.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving;
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving(Moving);
+    /// assert!(AxisMoving::is_derived_from(ComponentKey::of::<AxisMoving>()));
+    /// assert!(AxisMoving::is_derived_from(ComponentKey::of::<Moving>()));
+    /// assert!(!Moving::is_derived_from(ComponentKey::of::<AxisMoving>()));
+    /// ```
     fn is_derived_from(key: ComponentKey) -> bool;
 
     #[doc(hidden)]
@@ -108,6 +165,20 @@ pub trait Component: Send + Sync + 'static + Sized {
 ///
 /// Equality and hashing use the type's [`TypeId`] only; the name rides along
 /// for messages and `Debug`.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// # use std::collections::HashSet;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// #[derive(Component)]
+/// struct Armor;
+/// let keys: HashSet<ComponentKey> =
+///     [ComponentKey::of::<Health>(), ComponentKey::of::<Armor>()].into();
+/// assert!(keys.contains(&ComponentKey::of::<Health>()));
+/// assert_ne!(ComponentKey::of::<Health>(), ComponentKey::of::<Armor>());
+/// assert_eq!(format!("{:?}", ComponentKey::of::<Armor>()), "ComponentKey(Armor)");
+/// ```
 #[derive(Clone, Copy)]
 pub struct ComponentKey {
     id: TypeId,
@@ -132,11 +203,27 @@ impl ComponentKey {
     }
 
     /// The component's stable name.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(name = "hp")]
+    /// struct Health(u32);
+    /// assert_eq!(ComponentKey::of::<Health>().name(), "hp");
+    /// ```
     pub const fn name(self) -> &'static str {
         self.name
     }
 
     /// The component's [`TypeId`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use std::any::TypeId;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// assert_eq!(ComponentKey::of::<Health>().type_id(), TypeId::of::<Health>());
+    /// ```
     pub const fn type_id(self) -> TypeId {
         self.id
     }

@@ -14,6 +14,26 @@ use crate::{Bundle, Component, EntityId, Error};
 /// storage of the running component's type is lent out while it runs, so
 /// asking for a component kept there (itself, or another component of the
 /// same type) is [`Error::InUse`] rather than an aliasing borrow.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// #[component(behaviour)]
+/// struct Velocity(f32);
+/// impl Behaviour for Velocity {
+///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
+///         assert!(matches!(ctx.get::<Velocity>(), Err(Error::InUse { .. }))); // that is `self`
+///         ctx.get_mut::<Position>().unwrap().0 += self.0 * dt;
+///     }
+/// }
+/// let mut world = World::new();
+/// let id = world.spawn_with((Position(0.0), Velocity(2.0)))?;
+/// world.update(1.0);
+/// assert_eq!(world.entity(id)?.get::<Position>().unwrap().0, 2.0);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 pub struct Context<'w> {
     world: &'w mut World,
     entity: u32,
@@ -38,11 +58,46 @@ impl<'w> Context<'w> {
     }
 
     /// The entity's id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Me(Option<EntityId>);
+    /// impl Behaviour for Me {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         self.0 = Some(ctx.id());
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Me(None),))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Me>().unwrap().0, Some(id));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn id(&self) -> EntityId {
         self.id
     }
 
     /// The entity's name.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Greeter(String);
+    /// impl Behaviour for Greeter {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         self.0 = format!("hello, {}", ctx.name().unwrap_or("nobody"));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_named("player");
+    /// world.entity_mut(id)?.add(Greeter(String::new()))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Greeter>().unwrap().0, "hello, player");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn name(&self) -> Option<&str> {
         self.world.name_of(self.entity)
     }
@@ -53,6 +108,26 @@ impl<'w> Context<'w> {
     /// [`Error::MissingComponent`] when the entity holds none;
     /// [`Error::InUse`] when the first match is stored with the running
     /// component (for instance the running component itself).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Speed(f32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Odometer(f32);
+    /// impl Behaviour for Odometer {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
+    ///         self.0 += ctx.get::<Speed>().map_or(0.0, |s| s.0) * dt;
+    ///         assert!(matches!(ctx.get::<Odometer>(), Err(Error::InUse { .. })));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Speed(3.0), Odometer(0.0)))?;
+    /// world.update(2.0);
+    /// assert_eq!(world.entity(id)?.get::<Odometer>().unwrap().0, 6.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     #[inline]
     pub fn get<T: Component>(&self) -> Result<&T, Error> {
         let (comp, t) = self.locate::<T>()?;
@@ -65,6 +140,27 @@ impl<'w> Context<'w> {
     ///
     /// # Errors
     /// As [`Context::get`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Poison;
+    /// impl Behaviour for Poison {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         if let Ok(health) = ctx.get_mut::<Health>() {
+    ///             health.0 = health.0.saturating_sub(1);
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3), Poison))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     #[inline]
     pub fn get_mut<T: Component>(&mut self) -> Result<&mut T, Error> {
         let (comp, t) = self.locate::<T>()?;
@@ -77,6 +173,25 @@ impl<'w> Context<'w> {
 
     /// Whether the entity holds a component that is-a `T` (the running one
     /// included).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Armor;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Check(Option<(bool, bool)>);
+    /// impl Behaviour for Check {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         self.0 = Some((ctx.has::<Armor>(), ctx.has::<Check>())); // itself counts
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Check(None),))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Check>().unwrap().0, Some((false, true)));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn has<T: Component>(&self) -> bool {
         self.world
             .type_idx::<T>()
@@ -87,6 +202,24 @@ impl<'w> Context<'w> {
     /// Queue of structural changes, applied in order when the current
     /// [`World::update`] finishes, or by [`World::apply_commands`] for
     /// changes queued by hooks outside an update.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct SelfDestruct;
+    /// impl Behaviour for SelfDestruct {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().despawn(me); // applied when the update ends
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((SelfDestruct,))?;
+    /// world.update(1.0);
+    /// assert!(!world.contains(id));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn commands(&mut self) -> &mut Commands {
         &mut self.world.commands
     }
@@ -143,6 +276,26 @@ type Command = Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send + Sync>;
 ///
 /// A change that fails when applied (say, despawning an entity already
 /// gone) is kept for [`World::take_command_errors`].
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Bullet;
+/// #[derive(Component)]
+/// #[component(behaviour)]
+/// struct Gun;
+/// impl Behaviour for Gun {
+///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+///         ctx.commands().spawn((Bullet,));
+///     }
+/// }
+/// let mut world = World::new();
+/// world.spawn_with((Gun,))?;
+/// world.update(1.0);
+/// world.update(1.0);
+/// assert_eq!(world.len(), 3); // the gun and two bullets
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Default)]
 pub struct Commands {
     queue: VecDeque<Command>,
@@ -150,6 +303,27 @@ pub struct Commands {
 
 impl Commands {
     /// Queues any change to the world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Renamer;
+    /// impl Behaviour for Renamer {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().run(move |world| {
+    ///             world.entity_mut(me)?.set_name(Some("renamed"));
+    ///             Ok(())
+    ///         });
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Renamer,))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.name(), Some("renamed"));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn run(
         &mut self,
         change: impl FnOnce(&mut World) -> Result<(), Error> + Send + Sync + 'static,
@@ -158,11 +332,51 @@ impl Commands {
     }
 
     /// Queues spawning an entity with `bundle`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Bullet;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Gun;
+    /// impl Behaviour for Gun {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().spawn((Bullet,));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Gun,))?;
+    /// world.update(1.0);
+    /// let bullets = world.iter_ids().filter(|&id| world.entity(id).unwrap().has::<Bullet>());
+    /// assert_eq!(bullets.count(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn spawn<B: Bundle>(&mut self, bundle: B) {
         self.run(move |world| world.spawn_with(bundle).map(drop));
     }
 
     /// Queues spawning a named entity with `bundle`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Bullet;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Gun;
+    /// impl Behaviour for Gun {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().spawn_named("bullet", (Bullet,));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Gun,))?;
+    /// world.update(1.0);
+    /// let bullet = world.find_by_name("bullet").unwrap();
+    /// assert!(world.entity(bullet)?.has::<Bullet>());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn spawn_named<B: Bundle>(&mut self, name: &str, bundle: B) {
         let name = name.to_owned();
         self.run(move |world| {
@@ -173,16 +387,81 @@ impl Commands {
     }
 
     /// Queues despawning `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Fuse(u32);
+    /// impl Behaviour for Fuse {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         self.0 -= 1;
+    ///         if self.0 == 0 {
+    ///             let me = ctx.id();
+    ///             ctx.commands().despawn(me);
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let bomb = world.spawn_with((Fuse(2),))?;
+    /// world.update(1.0);
+    /// assert!(world.contains(bomb));
+    /// world.update(1.0);
+    /// assert!(!world.contains(bomb));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn despawn(&mut self, id: EntityId) {
         self.run(move |world| world.despawn(id));
     }
 
     /// Queues adding `component` to `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Burning;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Igniter;
+    /// impl Behaviour for Igniter {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().add(me, Burning);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Igniter,))?;
+    /// world.update(1.0);
+    /// assert!(world.entity(id)?.has::<Burning>());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn add<C: Component>(&mut self, id: EntityId, component: C) {
         self.run(move |world| world.entity_mut(id)?.add(component).map(drop));
     }
 
     /// Queues removing the first component of exactly type `T` from `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Shield;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Breaker;
+    /// impl Behaviour for Breaker {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().remove::<Shield>(me);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Shield, Breaker))?;
+    /// world.update(1.0);
+    /// assert!(!world.entity(id)?.has::<Shield>());
+    /// world.update(1.0); // nothing left to remove: the failure is recorded
+    /// assert!(matches!(world.take_command_errors()[..], [Error::MissingComponent { .. }]));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn remove<T: Component>(&mut self, id: EntityId) {
         self.run(move |world| {
             world
@@ -197,6 +476,25 @@ impl Commands {
     }
 
     /// Queues killing `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Mortal;
+    /// impl Behaviour for Mortal {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().kill(me);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Mortal,))?;
+    /// world.update(1.0);
+    /// assert!(world.entity(id)?.is_dead());
+    /// assert_eq!(world.update(1.0), 0); // dead entities are not updated
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn kill(&mut self, id: EntityId) {
         self.run(move |world| {
             world.entity_mut(id)?.kill();
@@ -205,6 +503,25 @@ impl Commands {
     }
 
     /// Queues reviving `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Healer(EntityId);
+    /// impl Behaviour for Healer {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().revive(self.0);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let patient = world.spawn();
+    /// world.entity_mut(patient)?.kill();
+    /// world.spawn_with((Healer(patient),))?;
+    /// world.update(1.0);
+    /// assert!(!world.entity(patient)?.is_dead());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn revive(&mut self, id: EntityId) {
         self.run(move |world| {
             world.entity_mut(id)?.revive();
@@ -213,11 +530,31 @@ impl Commands {
     }
 
     /// Number of queued changes.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut commands = Commands::default();
+    /// commands.kill(id);
+    /// commands.despawn(id);
+    /// assert_eq!(commands.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.queue.len()
     }
 
     /// Whether nothing is queued.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut commands = Commands::default();
+    /// assert!(commands.is_empty());
+    /// commands.despawn(id);
+    /// assert!(!commands.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
@@ -244,6 +581,27 @@ impl World {
     /// [`World::take_command_errors`].
     ///
     /// Does nothing while an update runs.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Spark;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Emitter;
+    /// impl Behaviour for Emitter {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_attach(&mut self, ctx: &mut Context<'_>) {
+    ///         ctx.commands().spawn((Spark,)); // queued by a hook, outside an update
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Emitter,))?;
+    /// assert_eq!(world.len(), 1);
+    /// world.apply_commands();
+    /// assert_eq!(world.len(), 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn apply_commands(&mut self) {
         self.flush_commands();
     }
@@ -268,6 +626,27 @@ impl World {
     }
 
     /// Errors of queued changes that failed when applied, oldest first.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Despawner(EntityId);
+    /// impl Behaviour for Despawner {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().despawn(self.0);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let target = world.spawn();
+    /// world.spawn_with((Despawner(target),))?;
+    /// world.update(1.0); // despawns the target
+    /// world.update(1.0); // the target is already gone
+    /// let errors = world.take_command_errors();
+    /// assert!(matches!(errors[..], [Error::NoSuchEntity(id)] if id == target));
+    /// assert!(world.take_command_errors().is_empty());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn take_command_errors(&mut self) -> Vec<Error> {
         std::mem::take(&mut self.command_errors)
     }

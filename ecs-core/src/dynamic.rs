@@ -79,6 +79,22 @@ impl World {
     ///
     /// # Errors
     /// As [`World::clone_entity`], for any entity of the subtree.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Clone)]
+    /// struct Wheel(u8);
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_with((Wheel(1),))?;
+    /// world.set_parent(wheel, car)?;
+    /// let copy = world.clone_tree(car)?;
+    /// let copied_wheel = world.entity(copy)?.children().next().unwrap();
+    /// assert_ne!(copied_wheel, wheel);
+    /// assert_eq!(world.entity(copied_wheel)?.get::<Wheel>().unwrap().0, 1);
+    /// assert_eq!(world.entity(copy)?.name(), Some("car"));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn clone_tree(&mut self, id: EntityId) -> Result<EntityId, Error> {
         self.check(id)?;
         let prepared = self.prepare_clone(id.index, true)?;
@@ -136,6 +152,20 @@ impl EntityMut<'_> {
     ///
     /// # Errors
     /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(name = "health")]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// assert_eq!(e.remove_by_name("health")?, true);
+    /// assert_eq!(e.remove_by_name("health")?, false); // none left
+    /// assert!(matches!(e.remove_by_name("helth"), Err(Error::UnknownComponent { .. })));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn remove_by_name(&mut self, name: &str) -> Result<bool, Error> {
         let index = self.id().index;
         let world = self.world_mut();
@@ -157,6 +187,20 @@ impl<'w> EntityRef<'w> {
     ///
     /// # Errors
     /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving;
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((AxisMoving { base: Moving },))?;
+    /// assert!(world.entity(id)?.has_by_name("Moving")?); // is-a, by name
+    /// assert!(world.entity(id)?.get::<Moving>().is_some());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn has_by_name(&self, name: &str) -> Result<bool, Error> {
         Ok(self.get_by_name(name)?.is_some())
     }
@@ -166,6 +210,21 @@ impl<'w> EntityRef<'w> {
     ///
     /// # Errors
     /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// struct Armor;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// world.spawn_with((Armor,))?; // makes `Armor` known to the world
+    /// let e = world.entity(id)?;
+    /// assert_eq!(format!("{:?}", e.get_by_name("Health")?.unwrap()), "Health(3)");
+    /// assert!(e.get_by_name("Armor")?.is_none());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_by_name(&self, name: &str) -> Result<Option<ComponentInfo<'w>>, Error> {
         let world = self.world();
         let Some(t) = world.known_type_by_name(name)? else {

@@ -7,6 +7,18 @@ use std::fmt;
 /// An id is an index plus a generation: when an entity is despawned its slot
 /// may be reused, but with a new generation, so the old id never answers again.
 /// It also carries its world's tag, so another world refuses it.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// let mut world = World::new();
+/// let old = world.spawn();
+/// world.despawn(old)?;
+/// let new = world.spawn(); // the slot is reused...
+/// assert_eq!(new.index(), old.index());
+/// assert_ne!(new, old); // ...with a new generation
+/// assert!(matches!(world.entity(old), Err(Error::NoSuchEntity(_))));
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EntityId {
     pub(crate) world: u32,
@@ -16,11 +28,32 @@ pub struct EntityId {
 
 impl EntityId {
     /// The slot index; unique among live entities, reused after despawn.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let a = world.spawn();
+    /// let b = world.spawn();
+    /// assert_eq!((a.index(), b.index()), (0, 1));
+    /// world.despawn(a)?;
+    /// assert_eq!(world.spawn().index(), 0); // reused
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub const fn index(self) -> u32 {
         self.index
     }
 
     /// How many times the slot had been reused when this id was handed out.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let a = world.spawn();
+    /// assert_eq!(a.generation(), 0);
+    /// world.despawn(a)?;
+    /// assert_eq!(world.spawn().generation(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub const fn generation(self) -> u32 {
         self.generation
     }
@@ -28,6 +61,17 @@ impl EntityId {
     /// Packs index and generation into one `u64` (generation in the high
     /// half): unique among the ids one world hands out. Turn it back into an
     /// id with [`World::id_from_bits`](crate::World::id_from_bits).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let a = world.spawn();
+    /// world.despawn(a)?;
+    /// let b = world.spawn();
+    /// assert_eq!(b.to_bits(), (1 << 32) | 0); // generation 1, index 0
+    /// assert_eq!(world.id_from_bits(b.to_bits()), b);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub const fn to_bits(self) -> u64 {
         ((self.generation as u64) << 32) | self.index as u64
     }

@@ -6,6 +6,18 @@ use crate::world::World;
 use crate::{Component, EntityId, Error};
 
 /// Read access to one live entity, from [`World::entity`].
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let id = world.spawn_with((Health(3),))?;
+/// let e: EntityRef<'_> = world.entity(id)?;
+/// assert_eq!(e.id(), id);
+/// assert_eq!(e.get::<Health>().unwrap().0, 3);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct EntityRef<'w> {
     world: &'w World,
@@ -13,6 +25,19 @@ pub struct EntityRef<'w> {
 }
 
 /// Read-write access to one live entity, from [`World::entity_mut`].
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let id = world.spawn();
+/// let mut e: EntityMut<'_> = world.entity_mut(id)?;
+/// e.add(Health(3))?;
+/// e.get_mut::<Health>().unwrap().0 = 5;
+/// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 5);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 pub struct EntityMut<'w> {
     world: &'w mut World,
     id: EntityId,
@@ -24,16 +49,44 @@ impl<'w> EntityRef<'w> {
     }
 
     /// The entity's id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// assert_eq!(world.entity(id)?.id(), id);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn id(&self) -> EntityId {
         self.id
     }
 
     /// The world the entity lives in.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let e = world.entity(id)?;
+    /// assert!(e.world().contains(e.id()));
+    /// assert_eq!(e.world().len(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn world(&self) -> &'w World {
         self.world
     }
 
     /// The entity's name, if it has one.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let named = world.spawn_named("door");
+    /// let anonymous = world.spawn();
+    /// assert_eq!(world.entity(named)?.name(), Some("door"));
+    /// assert_eq!(world.entity(anonymous)?.name(), None);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn name(&self) -> Option<&'w str> {
         self.world.name_of(self.id.index)
     }
@@ -60,21 +113,78 @@ impl<'w> EntityRef<'w> {
     }
 
     /// Every component that is-a `T`, in insertion order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider { radius: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Collider)]
+    /// struct Trigger { base: Collider }
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(Collider { radius: 1.0 })?;
+    /// e.add(Trigger { base: Collider { radius: 2.0 } })?;
+    /// let radii: Vec<f32> = world.entity(id)?.get_all::<Collider>().map(|c| c.radius).collect();
+    /// assert_eq!(radii, [1.0, 2.0]); // the Trigger is-a Collider
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_all<T: Component>(&self) -> impl Iterator<Item = &'w T> + 'w {
         self.world.find_all::<T>(self.id.index)
     }
 
     /// `true` when the entity holds a component that is-a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving { speed: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Moving { speed: 1.0 },))?;
+    /// let e = world.entity(id)?;
+    /// assert!(e.has::<Moving>());
+    /// assert!(!e.has::<AxisMoving>()); // a Moving is not an AxisMoving
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn has<T: Component>(&self) -> bool {
         self.get::<T>().is_some()
     }
 
     /// Number of components on the entity.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct A;
+    /// #[derive(Component)]
+    /// struct B;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((A, B))?;
+    /// assert_eq!(world.entity(id)?.len(), 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.world.entities[self.id.index as usize].components.len()
     }
 
     /// `true` when the entity holds no component.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct A;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// assert!(world.entity(id)?.is_empty());
+    /// world.entity_mut(id)?.add(A)?;
+    /// assert!(!world.entity(id)?.is_empty());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -86,53 +196,183 @@ impl<'w> EntityMut<'w> {
     }
 
     /// A read-only view of the same entity.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// fn total(e: EntityRef<'_>) -> u32 { e.get::<Health>().map_or(0, |h| h.0) }
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(Health(3))?;
+    /// assert_eq!(total(e.as_ref()), 3);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn as_ref(&self) -> EntityRef<'_> {
         EntityRef::new(self.world, self.id)
     }
 
     /// The entity's id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// assert_eq!(world.entity_mut(id)?.id(), id);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn id(&self) -> EntityId {
         self.id
     }
 
     /// The entity's name, if it was spawned with one.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn_named("door");
+    /// let mut e = world.entity_mut(id)?;
+    /// assert_eq!(e.name(), Some("door"));
+    /// e.set_name(None);
+    /// assert_eq!(e.name(), None);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn name(&self) -> Option<&str> {
         self.world.name_of(self.id.index)
     }
 
     /// The first component that is-a `T`, in insertion order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving { speed: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving }
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(AxisMoving { base: Moving { speed: 2.0 } })?;
+    /// assert_eq!(e.get::<Moving>().unwrap().speed, 2.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     #[inline]
     pub fn get<T: Component>(&self) -> Option<&T> {
         self.world.find::<T>(self.id.index)
     }
 
     /// Mutable access to the first component that is-a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving { speed: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving }
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(AxisMoving { base: Moving { speed: 2.0 } })?;
+    /// e.get_mut::<Moving>().unwrap().speed = 4.0; // through the parent chain
+    /// assert_eq!(e.get::<AxisMoving>().unwrap().base.speed, 4.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     #[inline]
     pub fn get_mut<T: Component>(&mut self) -> Option<&mut T> {
         self.world.find_mut::<T>(self.id.index)
     }
 
     /// Every component that is-a `T`, in insertion order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider { radius: f32 }
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(Collider { radius: 1.0 })?;
+    /// e.add(Collider { radius: 3.0 })?;
+    /// assert_eq!(e.get_all::<Collider>().map(|c| c.radius).sum::<f32>(), 4.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_all<T: Component>(&self) -> impl Iterator<Item = &T> + '_ {
         self.world.find_all::<T>(self.id.index)
     }
 
     /// Every component that is-a `T`, mutably, in insertion order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider { radius: f32 }
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(Collider { radius: 1.0 })?;
+    /// e.add(Collider { radius: 3.0 })?;
+    /// e.get_all_mut::<Collider>().for_each(|c| c.radius *= 2.0);
+    /// assert_eq!(e.get_all::<Collider>().map(|c| c.radius).collect::<Vec<_>>(), [2.0, 6.0]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_all_mut<T: Component>(&mut self) -> impl Iterator<Item = &mut T> + '_ {
         self.world.find_all_mut::<T>(self.id.index).into_iter()
     }
 
     /// `true` when the entity holds a component that is-a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// assert!(!e.has::<Health>());
+    /// e.add(Health(1))?;
+    /// assert!(e.has::<Health>());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn has<T: Component>(&self) -> bool {
         self.get::<T>().is_some()
     }
 
     /// Number of components on the entity.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(Health(1))?;
+    /// assert_eq!(e.len(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.as_ref().len()
     }
 
     /// `true` when the entity holds no component.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(1),))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// assert!(!e.is_empty());
+    /// e.remove::<Health>();
+    /// assert!(e.is_empty());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -163,11 +403,36 @@ impl<'w> EntityMut<'w> {
 
     /// Removes and returns the first component whose concrete type is exactly
     /// `T` (a derived type is not removed by asking for its parent).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving { speed: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((AxisMoving { base: Moving { speed: 2.0 } },))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// assert!(e.remove::<Moving>().is_none()); // exact type only
+    /// assert_eq!(e.remove::<AxisMoving>().unwrap().base.speed, 2.0);
+    /// assert!(e.is_empty());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn remove<T: Component>(&mut self) -> Option<T> {
         self.world.remove_exact::<T>(self.id.index)
     }
 
     /// The world the entity lives in.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let a = world.spawn_named("a");
+    /// let e = world.entity_mut(a)?;
+    /// assert_eq!(e.world().find_by_name("a"), Some(a));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn world(&self) -> &World {
         self.world
     }

@@ -6,6 +6,19 @@ use crate::EntityId;
 ///
 /// Every fallible operation leaves the world exactly as it was when it
 /// returns an error.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let id = world.spawn_with((Health(3),))?;
+/// let err = world.entity_mut(id)?.add(Health(4)).err().unwrap();
+/// assert!(matches!(err, Error::Duplicate { entity, .. } if entity == id));
+/// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 3); // unchanged
+/// assert!(err.to_string().contains("`Health` is single"));
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -119,6 +119,18 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] for a dead id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let wheel = world.spawn();
+    /// world.set_parent(wheel, car)?;
+    /// world.clear_parent(wheel)?;
+    /// assert_eq!(world.entity(wheel)?.parent(), None);
+    /// assert_eq!(world.roots().collect::<Vec<_>>(), [car, wheel]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn clear_parent(&mut self, child: EntityId) -> Result<(), Error> {
         self.check(child)?;
         self.hierarchy.detach(child.index);
@@ -126,6 +138,17 @@ impl World {
     }
 
     /// Live entities without a parent, in slot order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let wheel = world.spawn();
+    /// let tree = world.spawn();
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.roots().collect::<Vec<_>>(), [car, tree]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn roots(&self) -> impl Iterator<Item = EntityId> + '_ {
         self.iter_ids()
             .filter(|id| self.hierarchy.parent(id.index).is_none())
@@ -134,6 +157,17 @@ impl World {
 
 impl<'w> EntityRef<'w> {
     /// The parent entity, if any.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let wheel = world.spawn();
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.entity(wheel)?.parent(), Some(car));
+    /// assert_eq!(world.entity(car)?.parent(), None);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn parent(&self) -> Option<EntityId> {
         let world = self.world();
         world
@@ -143,6 +177,18 @@ impl<'w> EntityRef<'w> {
     }
 
     /// The children, in the order they were attached.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let front = world.spawn();
+    /// let back = world.spawn();
+    /// world.set_parent(back, car)?;
+    /// world.set_parent(front, car)?;
+    /// assert_eq!(world.entity(car)?.children().collect::<Vec<_>>(), [back, front]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn children(&self) -> impl Iterator<Item = EntityId> + 'w {
         let world = self.world();
         world
@@ -153,6 +199,18 @@ impl<'w> EntityRef<'w> {
     }
 
     /// Parent, grandparent, ..., up to the root.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let wheel = world.spawn();
+    /// let bolt = world.spawn();
+    /// world.set_parent(wheel, car)?;
+    /// world.set_parent(bolt, wheel)?;
+    /// assert_eq!(world.entity(bolt)?.ancestors().collect::<Vec<_>>(), [wheel, car]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn ancestors(&self) -> impl Iterator<Item = EntityId> + 'w {
         let world = self.world();
         world
@@ -163,6 +221,21 @@ impl<'w> EntityRef<'w> {
 
     /// Every descendant, depth-first: a child, then its subtree, then the
     /// next child (pre-order, children in attach order); not the entity itself.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let wheel = world.spawn();
+    /// let bolt = world.spawn();
+    /// let door = world.spawn();
+    /// world.set_parent(wheel, car)?;
+    /// world.set_parent(bolt, wheel)?;
+    /// world.set_parent(door, car)?;
+    /// let all: Vec<EntityId> = world.entity(car)?.descendants().collect();
+    /// assert_eq!(all, [wheel, bolt, door]); // pre-order
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn descendants(&self) -> impl Iterator<Item = EntityId> + 'w {
         let world = self.world();
         world
@@ -176,11 +249,31 @@ impl<'w> EntityRef<'w> {
 
 impl EntityMut<'_> {
     /// The parent entity, if any.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let wheel = world.spawn();
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.entity_mut(wheel)?.parent(), Some(car));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn parent(&self) -> Option<EntityId> {
         self.as_ref().parent()
     }
 
     /// The children, in the order they were attached.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let car = world.spawn();
+    /// let wheel = world.spawn();
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.entity_mut(car)?.children(), [wheel]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn children(&self) -> Vec<EntityId> {
         self.as_ref().children().collect()
     }

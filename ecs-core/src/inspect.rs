@@ -64,6 +64,21 @@ impl World {
 
     /// The scene graph as Graphviz DOT: one node per entity (labelled with
     /// its name or id and its component names), one edge per parent link.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Wheel;
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_with((Wheel,))?;
+    /// world.set_parent(wheel, car)?;
+    /// let dot = world.scene_graph_dot();
+    /// assert!(dot.starts_with("digraph scene {"));
+    /// assert!(dot.contains(&format!("e{} -> e{};", car.to_bits(), wheel.to_bits())));
+    /// assert!(dot.contains("Wheel"));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn scene_graph_dot(&self) -> String {
         let mut out =
             String::from("digraph scene {\n  node [shape=box, fontname=\"monospace\"];\n");
@@ -96,6 +111,18 @@ impl World {
 
 /// Every registered component type as Graphviz DOT, with an edge from each
 /// type to its parent (the is-a tree); `multiple` types are drawn doubled.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Moving;
+/// #[derive(Component)]
+/// #[component(parent = Moving)]
+/// struct AxisMoving(Moving);
+/// let dot = ecs_core::type_hierarchy_dot();
+/// assert!(dot.starts_with("digraph components {"));
+/// assert!(dot.contains(r#""AxisMoving" -> "Moving";"#));
+/// ```
 pub fn type_hierarchy_dot() -> String {
     let mut out = String::from(
         "digraph components {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n",

@@ -13,6 +13,19 @@ use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
 ///
 /// Made of the concrete type's index in the world and a serial counted per
 /// type (2^30 instances of one type before serials repeat).
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// #[component(multiple)]
+/// struct Tag(u8);
+/// let mut world = World::new();
+/// let id = world.spawn_with((Tag(1), Tag(2)))?;
+/// let ids: Vec<InstanceId> = world.entity(id)?.components().map(|c| c.instance).collect();
+/// assert_ne!(ids[0], ids[1]);
+/// assert_eq!(world.entity(id)?.get_by_instance::<Tag>(ids[1]).unwrap().0, 2);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstanceId {
     pub(crate) ty: u32,
@@ -21,6 +34,18 @@ pub struct InstanceId {
 
 impl InstanceId {
     /// Packs the id into one `u64`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Tag;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Tag, Tag))?;
+    /// let bits: Vec<u64> = world.entity(id)?.components().map(|c| c.instance.to_bits()).collect();
+    /// assert_ne!(bits[0], bits[1]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub const fn to_bits(self) -> u64 {
         ((self.ty as u64) << 32) | self.serial as u64
     }
@@ -61,11 +86,35 @@ pub struct Handle<T> {
 
 impl<T> Handle<T> {
     /// The entity holding the component.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// let handle = world.entity(id)?.handle::<Health>().unwrap();
+    /// assert_eq!(handle.entity(), id);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn entity(self) -> EntityId {
         self.entity
     }
 
     /// The component's instance id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// let e = world.entity(id)?;
+    /// let handle = e.handle::<Health>().unwrap();
+    /// assert_eq!(e.get_by_instance::<Health>(handle.instance()).unwrap().0, 3);
+    /// assert_eq!(Some(handle.instance()), e.components().next().map(|c| c.instance));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn instance(self) -> InstanceId {
         self.instance
     }
@@ -101,6 +150,22 @@ impl<T: Component> fmt::Debug for Handle<T> {
 }
 
 /// One component of an entity, as listed by [`EntityRef::components`].
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component, Debug)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let id = world.spawn_with((Health(3),))?;
+/// world.entity_mut(id)?.disable::<Health>();
+/// let e = world.entity(id)?;
+/// let info: ecs_core::ComponentInfo<'_> = e.components().next().unwrap();
+/// assert_eq!(info.key, ComponentKey::of::<Health>());
+/// assert!(!info.enabled);
+/// assert_eq!(format!("{:?}", info.value.unwrap()), "Health(3)");
+/// assert_eq!(format!("{info:?}"), "Health(3) (disabled)");
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct ComponentInfo<'w> {
     /// The concrete type's key.
@@ -116,6 +181,17 @@ pub struct ComponentInfo<'w> {
 
 impl ComponentInfo<'_> {
     /// The concrete type's stable name.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(name = "hp")]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// assert_eq!(world.entity(id)?.components().next().unwrap().name(), "hp");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn name(&self) -> &'static str {
         self.key.name()
     }
@@ -202,6 +278,19 @@ impl World {
     }
 
     /// The component a handle points at, while it lives.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// let handle = world.entity(id)?.handle::<Health>().unwrap();
+    /// assert_eq!(world.resolve(handle).unwrap().0, 3);
+    /// world.despawn(id)?;
+    /// assert!(world.resolve(handle).is_none());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn resolve<T: Component>(&self, handle: Handle<T>) -> Option<&T> {
         self.check(handle.entity).ok()?;
         let (_, comp) = self.comp_by_instance(handle.entity.index, handle.instance)?;
@@ -209,6 +298,20 @@ impl World {
     }
 
     /// Mutable twin of [`World::resolve`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// let handle = world.entity(id)?.handle::<Health>().unwrap();
+    /// world.resolve_mut(handle).unwrap().0 = 7;
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 7);
+    /// world.entity_mut(id)?.remove::<Health>();
+    /// assert!(world.resolve_mut(handle).is_none());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn resolve_mut<T: Component>(&mut self, handle: Handle<T>) -> Option<&mut T> {
         self.check(handle.entity).ok()?;
         let (_, comp) = self.comp_by_instance(handle.entity.index, handle.instance)?;
@@ -251,11 +354,38 @@ impl World {
 
 impl<'w> EntityRef<'w> {
     /// A weak handle to the first component that is-a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving { speed: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((AxisMoving { base: Moving { speed: 2.0 } },))?;
+    /// let handle: Handle<Moving> = world.entity(id)?.handle::<Moving>().unwrap();
+    /// assert_eq!(world.resolve(handle).unwrap().speed, 2.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn handle<T: Component>(&self) -> Option<Handle<T>> {
         self.handles::<T>().next()
     }
 
     /// Weak handles to every component that is-a `T`, in insertion order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider { radius: f32 }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Collider { radius: 1.0 }, Collider { radius: 2.0 }))?;
+    /// let handles: Vec<Handle<Collider>> = world.entity(id)?.handles::<Collider>().collect();
+    /// assert_eq!(handles.len(), 2);
+    /// assert_eq!(world.resolve(handles[1]).unwrap().radius, 2.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn handles<T: Component>(&self) -> impl Iterator<Item = Handle<T>> + 'w {
         self.world().handles_of(self.id().index)
     }
@@ -282,6 +412,19 @@ impl<'w> EntityRef<'w> {
     }
 
     /// The component with this instance id, seen as a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Tag(u8);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Tag(1), Tag(2)))?;
+    /// let e = world.entity(id)?;
+    /// let second = e.components().nth(1).unwrap().instance;
+    /// assert_eq!(e.get_by_instance::<Tag>(second).unwrap().0, 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_by_instance<T: Component>(&self, instance: InstanceId) -> Option<&'w T> {
         let world = self.world();
         let (_, comp) = world.comp_by_instance(self.id().index, instance)?;
@@ -291,16 +434,55 @@ impl<'w> EntityRef<'w> {
 
 impl EntityMut<'_> {
     /// A weak handle to the first component that is-a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// assert!(e.handle::<Health>().is_none());
+    /// e.add(Health(3))?;
+    /// let handle = e.handle::<Health>().unwrap();
+    /// assert_eq!(world.resolve(handle).unwrap().0, 3);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn handle<T: Component>(&self) -> Option<Handle<T>> {
         self.as_ref().handle()
     }
 
     /// Every component, in insertion order; see [`EntityRef::components`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.add(Health(3))?;
+    /// assert_eq!(e.components().map(|c| c.name()).collect::<Vec<_>>(), ["Health"]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn components(&self) -> impl Iterator<Item = ComponentInfo<'_>> + '_ {
         self.world().component_infos(self.id().index)
     }
 
     /// The component with this instance id, seen as a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Tag(u8);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Tag(1), Tag(2)))?;
+    /// let e = world.entity_mut(id)?;
+    /// let first = e.components().next().unwrap().instance;
+    /// assert_eq!(e.get_by_instance::<Tag>(first).unwrap().0, 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_by_instance<T: Component>(&self, instance: InstanceId) -> Option<&T> {
         let world = self.world();
         let (_, comp) = world.comp_by_instance(self.id().index, instance)?;
@@ -308,6 +490,20 @@ impl EntityMut<'_> {
     }
 
     /// Mutable twin of [`EntityMut::get_by_instance`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Tag(u8);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Tag(1), Tag(2)))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// let second = e.components().nth(1).unwrap().instance;
+    /// e.get_by_instance_mut::<Tag>(second).unwrap().0 = 20;
+    /// assert_eq!(e.get_all::<Tag>().map(|t| t.0).collect::<Vec<_>>(), [1, 20]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_by_instance_mut<T: Component>(&mut self, instance: InstanceId) -> Option<&mut T> {
         let index = self.id().index;
         let world = self.world_mut();

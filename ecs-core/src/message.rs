@@ -44,6 +44,27 @@ use crate::{Component, EntityId, Error};
 pub trait Receive<M: 'static>: Component + DeclaresReceive<M> {
     /// Called once per delivery; `ctx` reaches the entity's other
     /// components under the same rules as `update`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Heal(u32);
+    /// #[derive(Component)]
+    /// struct MaxHp(u32);
+    /// #[derive(Component)]
+    /// #[component(receives(Heal))]
+    /// struct Health(u32);
+    /// impl Receive<Heal> for Health {
+    ///     fn receive(&mut self, heal: &Heal, ctx: &mut Context<'_>) {
+    ///         let max = ctx.get::<MaxHp>().map_or(u32::MAX, |m| m.0);
+    ///         self.0 = (self.0 + heal.0).min(max);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((MaxHp(10), Health(8)))?;
+    /// world.send(id, &Heal(5))?;
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 10);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     fn receive(&mut self, message: &M, ctx: &mut Context<'_>);
 }
 
@@ -90,6 +111,24 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] for a dead id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Ping;
+    /// #[derive(Component)]
+    /// #[component(receives(Ping))]
+    /// struct Pings(u32);
+    /// impl Receive<Ping> for Pings {
+    ///     fn receive(&mut self, _: &Ping, _: &mut Context<'_>) { self.0 += 1 }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Pings(0),))?;
+    /// assert_eq!(world.send(id, &Ping)?, 1);
+    /// world.entity_mut(id)?.kill();
+    /// assert_eq!(world.send(id, &Ping)?, 0); // killed: nothing delivered
+    /// assert_eq!(world.entity(id)?.get::<Pings>().unwrap().0, 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn send<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
         self.check(id)?;
         Ok(self.deliver_along(&[id.index], message))
@@ -100,6 +139,24 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] for a dead id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Ping;
+    /// #[derive(Component)]
+    /// #[component(receives(Ping))]
+    /// struct Pings(u32);
+    /// impl Receive<Ping> for Pings {
+    ///     fn receive(&mut self, _: &Ping, _: &mut Context<'_>) { self.0 += 1 }
+    /// }
+    /// let mut world = World::new();
+    /// let car = world.spawn_with((Pings(0),))?;
+    /// let wheel = world.spawn_with((Pings(0),))?;
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.broadcast(car, &Ping)?, 2); // the car, then its wheel
+    /// assert_eq!(world.send_upwards(car, &Ping)?, 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn broadcast<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
         self.check(id)?;
         let order = self.hierarchy.subtree(id.index);
@@ -110,6 +167,24 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] for a dead id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Ping;
+    /// #[derive(Component)]
+    /// #[component(receives(Ping))]
+    /// struct Pings(u32);
+    /// impl Receive<Ping> for Pings {
+    ///     fn receive(&mut self, _: &Ping, _: &mut Context<'_>) { self.0 += 1 }
+    /// }
+    /// let mut world = World::new();
+    /// let car = world.spawn_with((Pings(0),))?;
+    /// let wheel = world.spawn_with((Pings(0),))?;
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.send_upwards(wheel, &Ping)?, 2); // the wheel, then the car
+    /// assert_eq!(world.entity(car)?.get::<Pings>().unwrap().0, 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn send_upwards<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
         self.check(id)?;
         let order: Vec<u32> = std::iter::once(id.index)

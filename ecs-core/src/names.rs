@@ -159,6 +159,17 @@ impl World {
     }
 
     /// Every entity named `name`, in the order they got the name.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let a = world.spawn_named("crate");
+    /// world.spawn_named("barrel");
+    /// let b = world.spawn_named("crate");
+    /// assert_eq!(world.find_all_by_name("crate").collect::<Vec<_>>(), [a, b]);
+    /// assert_eq!(world.find_all_by_name("chest").count(), 0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn find_all_by_name<'a>(&'a self, name: &str) -> impl Iterator<Item = EntityId> + 'a {
         self.names.slots(name).map(|i| self.id_at(i))
     }
@@ -166,6 +177,18 @@ impl World {
 
 impl EntityMut<'_> {
     /// Renames the entity (`None` removes its name).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.set_name(Some("hero"));
+    /// assert_eq!(world.find_by_name("hero"), Some(id));
+    /// world.entity_mut(id)?.set_name(None);
+    /// assert_eq!(world.entity(id)?.name(), None);
+    /// assert_eq!(world.find_by_name("hero"), None);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn set_name(&mut self, name: Option<&str>) {
         let index = self.id().index;
         self.world_mut().names.set(index, name);

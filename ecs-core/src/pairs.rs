@@ -199,6 +199,20 @@ impl World {
     ///
     /// # Errors
     /// [`Error::ConflictingAccess`] when `A` is-a `B` or `B` is-a `A`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..1000).map(|i| (Position(0.0), Velocity(i as f32))))?;
+    /// let visited = world.par_for_each_pair_mut(|p: &mut Position, v: &mut Velocity| p.0 += v.0)?;
+    /// assert_eq!(visited, 1000);
+    /// assert_eq!(world.iter::<Position>().map(|(_, p)| p.0).sum::<f32>(), 499_500.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn par_for_each_pair_mut<A, B, F>(&mut self, f: F) -> Result<usize, Error>
     where
         A: Component,
@@ -335,6 +349,22 @@ impl<'w> OtherColumns<'w> {
 }
 
 /// Iterator of [`World::iter_pairs_mut`].
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+/// let mut world = World::new();
+/// let moving = world.spawn_with((Position(0.0), Velocity(2.0)))?;
+/// world.spawn_with((Position(5.0),))?; // no Velocity: not visited
+/// let pairs: ecs_core::PairsMut<'_, Position, Velocity> = world.iter_pairs_mut()?;
+/// let visited: Vec<EntityId> = pairs.map(|(id, pos, vel)| { pos.0 += vel.0; id }).collect();
+/// assert_eq!(visited, [moving]);
+/// assert_eq!(world.entity(moving)?.get::<Position>().unwrap().0, 2.0);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 pub struct PairsMut<'w, A, B> {
     world: u32,
     owners: &'w [u32],

@@ -30,6 +30,19 @@ impl World {
 
     /// Like [`World::iter`], but only enabled components of active entities
     /// (alive, enabled, not killed): what an update sees.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let alive = world.spawn_with((Health(1),))?;
+    /// let dead = world.spawn_with((Health(2),))?;
+    /// world.entity_mut(dead)?.kill();
+    /// assert_eq!(world.iter::<Health>().count(), 2);
+    /// assert_eq!(world.iter_active::<Health>().map(|(id, _)| id).collect::<Vec<_>>(), [alive]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn iter_active<T: Component>(&self) -> impl Iterator<Item = (EntityId, &T)> + '_ {
         self.rows::<T>()
             .filter(|&(owner, meta, _)| {
@@ -39,6 +52,22 @@ impl World {
     }
 
     /// Mutable twin of [`World::iter`], in the same order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let a = world.spawn_with((Health(1),))?;
+    /// world.spawn_with((Health(2),))?;
+    /// for (id, health) in world.iter_mut::<Health>() {
+    ///     if id == a {
+    ///         health.0 = 10;
+    ///     }
+    /// }
+    /// assert_eq!(world.iter::<Health>().map(|(_, h)| h.0).collect::<Vec<_>>(), [10, 2]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn iter_mut<T: Component>(&mut self) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
         let tag = self.tag();
         let (entities, rows) = self.rows_mut::<T>();
@@ -81,6 +110,19 @@ impl World {
     }
 
     /// Mutable twin of [`World::iter_active`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn_with((Health(1),))?;
+    /// let off = world.spawn_with((Health(1),))?;
+    /// world.entity_mut(off)?.set_enabled(false);
+    /// world.iter_active_mut::<Health>().for_each(|(_, h)| h.0 += 1);
+    /// assert_eq!(world.iter::<Health>().map(|(_, h)| h.0).collect::<Vec<_>>(), [2, 1]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn iter_active_mut<T: Component>(
         &mut self,
     ) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {

@@ -75,6 +75,20 @@ impl EntityMut<'_> {
 
     /// Removes every component (Oddbox's `DetachAllComponents`); the entity
     /// stays alive. Returns how many were removed.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct A;
+    /// #[derive(Component)]
+    /// struct B;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((A, B))?;
+    /// assert_eq!(world.entity_mut(id)?.detach_all(), 2);
+    /// assert!(world.entity(id)?.is_empty());
+    /// assert!(world.contains(id)); // the entity stays alive
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn detach_all(&mut self) -> usize {
         let index = self.id().index;
         self.world_mut().remove_where(index, |_, _| true)

@@ -58,6 +58,19 @@ impl World {
     ///
     /// # Errors
     /// As [`World::save_json`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Serialize, serde::Deserialize)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// world.entity_mut(car)?.add(Health(3))?;
+    /// let value = world.save_value()?;
+    /// assert_eq!(value["entities"][0]["name"], "car");
+    /// assert_eq!(value["entities"][0]["components"][0]["data"], 3);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn save_value(&self) -> Result<Value, Error> {
         // Canonical order: each root (in slot order) followed by its subtree,
         // depth-first; loading spawns in this order, so saving a loaded
@@ -127,6 +140,22 @@ impl World {
     /// [`Error::Data`] with the JSON path of the first problem (bad JSON,
     /// unknown component, data that does not deserialize, a child listed
     /// twice or a cycle, ...). Nothing is returned half-loaded.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Serialize, serde::Deserialize)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_with((Health(3),))?;
+    /// world.set_parent(wheel, car)?;
+    /// let loaded = World::load_json(&world.save_json()?)?;
+    /// let car = loaded.find_by_name("car").unwrap();
+    /// let wheel = loaded.entity(car)?.children().next().unwrap();
+    /// assert_eq!(loaded.entity(wheel)?.get::<Health>().unwrap().0, 3);
+    /// assert!(matches!(World::load_json("{}"), Err(Error::Data { .. })));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn load_json(json: &str) -> Result<World, Error> {
         let value: Value = serde_json::from_str(json).map_err(|e| Error::Data {
             path: "(root)".into(),
@@ -139,6 +168,19 @@ impl World {
     ///
     /// # Errors
     /// As [`World::load_json`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Serialize, serde::Deserialize)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn_with((Health(3),))?;
+    /// let value = world.save_value()?;
+    /// let loaded = World::load_value(&value)?;
+    /// assert_eq!(loaded.len(), 1);
+    /// assert_eq!(loaded.save_value()?, value);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn load_value(value: &Value) -> Result<World, Error> {
         let bad = |path: String, message: String| Error::Data { path, message };
         let root = value

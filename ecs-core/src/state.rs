@@ -9,9 +9,35 @@ use crate::world::World;
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 
 /// The layers an entity is on until [`EntityMut::set_layers`] says otherwise.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// let mut world = World::new();
+/// let id = world.spawn();
+/// assert_eq!(world.entity(id)?.layers(), ecs_core::DEFAULT_LAYERS);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 pub const DEFAULT_LAYERS: u32 = 1;
 
 /// Which components a filtered lookup accepts (seed 004's bitwise filters).
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// #[component(multiple)]
+/// struct Light(u8);
+/// let mut world = World::new();
+/// let id = world.spawn_with((Light(1), Light(2)))?;
+/// let mut e = world.entity_mut(id)?;
+/// let first = e.components().next().unwrap().instance;
+/// e.set_instance_enabled(first, false)?;
+/// let e = world.entity(id)?;
+/// assert_eq!(e.get_filtered::<Light>(Filter::Enabled).unwrap().0, 2);
+/// assert_eq!(e.get_filtered::<Light>(Filter::Disabled).unwrap().0, 1);
+/// assert_eq!(e.get_filtered::<Light>(Filter::Any).unwrap().0, 1);
+/// assert_eq!(Filter::default(), Filter::Any);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Filter {
     /// Enabled components only.
@@ -125,6 +151,19 @@ impl<'w> EntityRef<'w> {
     ///
     /// Plain [`get`](EntityRef::get) is `get_filtered(Filter::Any)`: like
     /// Unity's `GetComponent`, it returns disabled components too.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Sprite;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Sprite,))?;
+    /// world.entity_mut(id)?.disable::<Sprite>();
+    /// let e = world.entity(id)?;
+    /// assert!(e.get_filtered::<Sprite>(Filter::Enabled).is_none());
+    /// assert!(e.get_filtered::<Sprite>(Filter::Any).is_some());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_filtered<T: Component>(&self, filter: Filter) -> Option<&'w T> {
         let world = self.world();
         let comp = world
@@ -134,6 +173,22 @@ impl<'w> EntityRef<'w> {
     }
 
     /// Every component that is-a `T` and passes `filter`, in insertion order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Light(u8);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Light(1), Light(2), Light(3)))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// let second = e.components().nth(1).unwrap().instance;
+    /// e.set_instance_enabled(second, false)?;
+    /// let e = world.entity(id)?;
+    /// let on: Vec<u8> = e.get_all_filtered::<Light>(Filter::Enabled).map(|l| l.0).collect();
+    /// assert_eq!(on, [1, 3]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_all_filtered<T: Component>(
         &self,
         filter: Filter,
@@ -145,21 +200,63 @@ impl<'w> EntityRef<'w> {
     }
 
     /// Whether the entity itself is enabled.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// assert!(world.entity(id)?.is_enabled());
+    /// world.entity_mut(id)?.set_enabled(false);
+    /// assert!(!world.entity(id)?.is_enabled());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_enabled(&self) -> bool {
         !self.world().entities[self.id().index as usize].disabled
     }
 
     /// Whether the entity was killed (and not revived).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.kill();
+    /// assert!(world.entity(id)?.is_dead());
+    /// assert!(world.contains(id)); // killed, not despawned
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_dead(&self) -> bool {
         self.world().entities[self.id().index as usize].killed
     }
 
     /// Alive, enabled and not killed: what updates see.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// assert!(world.entity(id)?.is_active());
+    /// world.entity_mut(id)?.set_enabled(false);
+    /// assert!(!world.entity(id)?.is_active());
+    /// world.entity_mut(id)?.set_enabled(true);
+    /// world.entity_mut(id)?.kill();
+    /// assert!(!world.entity(id)?.is_active());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_active(&self) -> bool {
         self.world().entities[self.id().index as usize].is_active()
     }
 
     /// The entity's layer mask.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.set_layers(0b110);
+    /// assert_eq!(world.entity(id)?.layers(), 0b110);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn layers(&self) -> u32 {
         self.world().layers_of(self.id().index)
     }
@@ -167,11 +264,39 @@ impl<'w> EntityRef<'w> {
 
 impl EntityMut<'_> {
     /// The first component that is-a `T` and passes `filter`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Sprite;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Sprite,))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// assert!(e.get_filtered::<Sprite>(Filter::Enabled).is_some());
+    /// e.disable::<Sprite>();
+    /// assert!(e.get_filtered::<Sprite>(Filter::Enabled).is_none());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_filtered<T: Component>(&self, filter: Filter) -> Option<&T> {
         self.as_ref().get_filtered(filter)
     }
 
     /// Mutable twin of [`EntityMut::get_filtered`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Light(u8);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Light(1), Light(2)))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// let first = e.components().next().unwrap().instance;
+    /// e.set_instance_enabled(first, false)?;
+    /// e.get_filtered_mut::<Light>(Filter::Disabled).unwrap().0 = 10;
+    /// assert_eq!(e.get_all::<Light>().map(|l| l.0).collect::<Vec<_>>(), [10, 2]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn get_filtered_mut<T: Component>(&mut self, filter: Filter) -> Option<&mut T> {
         let index = self.id().index;
         let world = self.world_mut();
@@ -182,6 +307,20 @@ impl EntityMut<'_> {
     }
 
     /// Enables every component that is-a `T`; returns how many changed.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Sprite;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Sprite,))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// assert_eq!(e.enable::<Sprite>(), 0); // already enabled
+    /// e.disable::<Sprite>();
+    /// assert_eq!(e.enable::<Sprite>(), 1);
+    /// assert!(e.get_filtered::<Sprite>(Filter::Enabled).is_some());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn enable<T: Component>(&mut self) -> usize {
         let index = self.id().index;
         self.world_mut().set_all_disabled::<T>(index, false)
@@ -211,6 +350,21 @@ impl EntityMut<'_> {
     ///
     /// # Errors
     /// [`Error::NoSuchInstance`] when the entity holds no component with this id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Light(u8);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Light(1), Light(2)))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// let second = e.components().nth(1).unwrap().instance;
+    /// assert_eq!(e.set_instance_enabled(second, false)?, true);
+    /// assert_eq!(e.set_instance_enabled(second, false)?, false); // no change
+    /// assert_eq!(e.as_ref().get_all_filtered::<Light>(Filter::Enabled).count(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn set_instance_enabled(
         &mut self,
         instance: InstanceId,
@@ -226,6 +380,25 @@ impl EntityMut<'_> {
 
     /// Enables or disables the entity as a whole; when that changes it,
     /// `on_enable`/`on_disable` fire on its enabled components.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Timer(f32);
+    /// impl Behaviour for Timer {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, dt: f32) {
+    ///         self.0 += dt;
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Timer(0.0),))?;
+    /// world.entity_mut(id)?.set_enabled(false);
+    /// assert_eq!(world.update(1.0), 0); // disabled entities are skipped
+    /// world.entity_mut(id)?.set_enabled(true);
+    /// assert_eq!(world.update(1.0), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn set_enabled(&mut self, enabled: bool) {
         let index = self.id().index;
         let world = self.world_mut();
@@ -239,6 +412,16 @@ impl EntityMut<'_> {
     }
 
     /// Whether the entity itself is enabled.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.set_enabled(false);
+    /// assert!(!e.is_enabled());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_enabled(&self) -> bool {
         self.as_ref().is_enabled()
     }
@@ -247,11 +430,36 @@ impl EntityMut<'_> {
     /// lookups skip it until [`EntityMut::revive`]. Distinct from despawn.
     /// Fires `on_kill` on its components (once: killing a dead entity does
     /// nothing).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(0),))?;
+    /// let mut e = world.entity_mut(id)?;
+    /// e.kill();
+    /// assert!(e.is_dead());
+    /// assert!(e.has::<Health>()); // components are kept
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn kill(&mut self) {
         self.set_killed(true);
     }
 
     /// Undoes [`EntityMut::kill`], firing `on_revive`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// e.kill();
+    /// e.revive();
+    /// assert!(!e.is_dead());
+    /// assert!(world.entity(id)?.is_active());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn revive(&mut self) {
         self.set_killed(false);
     }
@@ -269,16 +477,49 @@ impl EntityMut<'_> {
     }
 
     /// Whether the entity was killed (and not revived).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// assert!(!e.is_dead());
+    /// e.kill();
+    /// assert!(e.is_dead());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_dead(&self) -> bool {
         self.as_ref().is_dead()
     }
 
     /// The entity's layer mask.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut e = world.entity_mut(id)?;
+    /// assert_eq!(e.layers(), ecs_core::DEFAULT_LAYERS);
+    /// e.set_layers(0b100);
+    /// assert_eq!(e.layers(), 0b100);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn layers(&self) -> u32 {
         self.as_ref().layers()
     }
 
     /// Replaces the entity's layer mask.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// const ENEMIES: u32 = 1 << 2;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.set_layers(ENEMIES | ecs_core::DEFAULT_LAYERS);
+    /// assert_eq!(world.iter_in_layers(ENEMIES).collect::<Vec<_>>(), [id]);
+    /// assert_eq!(world.entity(id)?.layers() & ENEMIES, ENEMIES);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn set_layers(&mut self, mask: u32) {
         let index = self.id().index;
         self.world_mut().set_layers_at(index, mask);

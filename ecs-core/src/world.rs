@@ -155,11 +155,27 @@ pub struct World {
 
 impl World {
     /// An empty world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let world = World::new();
+    /// assert!(world.is_empty());
+    /// assert_eq!(world.len(), 0);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Creates an entity with no components.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// assert!(world.contains(id));
+    /// assert!(world.entity(id)?.is_empty());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn spawn(&mut self) -> EntityId {
         self.live += 1;
         if let Some(index) = self.free.pop() {
@@ -186,6 +202,15 @@ impl World {
     }
 
     /// Creates an entity with a name (names need not be unique).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn_named("player");
+    /// assert_eq!(world.entity(id)?.name(), Some("player"));
+    /// assert_eq!(world.find_by_name("player"), Some(id));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn spawn_named(&mut self, name: &str) -> EntityId {
         let id = self.spawn();
         self.names.set(id.index, Some(name));
@@ -193,12 +218,33 @@ impl World {
     }
 
     /// Makes room for `additional` more entities without reallocating.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// world.reserve_entities(100);
+    /// assert!(world.is_empty()); // room is made, nothing is spawned
+    /// let ids: Vec<EntityId> = (0..100).map(|_| world.spawn()).collect();
+    /// assert_eq!(world.len(), ids.len());
+    /// ```
     pub fn reserve_entities(&mut self, additional: usize) {
         let fresh = additional.saturating_sub(self.free.len());
         self.entities.reserve(fresh);
     }
 
     /// Makes room for `additional` more components of type `C`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// world.reserve::<Position>(100);
+    /// assert!(world.is_empty()); // room is made, nothing is spawned
+    /// let ids = world.spawn_batch((0..100).map(|i| (Position(i as f32),)))?;
+    /// assert_eq!(world.entity(ids[99])?.get::<Position>().unwrap().0, 99.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn reserve<C: Component>(&mut self, additional: usize) {
         let ty = self.register::<C>();
         if let Some(column) = self.columns[ty as usize].as_mut() {
@@ -212,6 +258,18 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let parent = world.spawn();
+    /// let child = world.spawn();
+    /// world.set_parent(child, parent)?;
+    /// world.despawn(parent)?;
+    /// assert!(!world.contains(child)); // the whole subtree goes
+    /// assert!(matches!(world.despawn(parent), Err(Error::NoSuchEntity(_))));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn despawn(&mut self, id: EntityId) -> Result<(), Error> {
         self.check(id)?;
         if self.hierarchy.children(id.index).is_empty() {
@@ -254,6 +312,19 @@ impl World {
     }
 
     /// `true` when `id` names a live entity of this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// assert!(world.contains(id));
+    /// world.despawn(id)?;
+    /// assert!(!world.contains(id));
+    /// let reused = world.spawn(); // same slot, new generation
+    /// assert!(world.contains(reused) && !world.contains(id));
+    /// assert!(!World::new().contains(reused)); // another world refuses it
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     #[inline]
     pub fn contains(&self, id: EntityId) -> bool {
         id.world == self.tag.0
@@ -265,6 +336,17 @@ impl World {
 
     /// The id whose [`EntityId::to_bits`] is `bits`, as this world's (it
     /// may name a despawned entity: check with [`World::contains`]).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let bits = id.to_bits();
+    /// assert_eq!(world.id_from_bits(bits), id);
+    /// world.despawn(id)?;
+    /// assert!(!world.contains(world.id_from_bits(bits)));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn id_from_bits(&self, bits: u64) -> EntityId {
         EntityId {
             world: self.tag.0,
@@ -278,11 +360,33 @@ impl World {
     }
 
     /// Number of live entities.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let a = world.spawn();
+    /// world.spawn();
+    /// assert_eq!(world.len(), 2);
+    /// world.despawn(a)?;
+    /// assert_eq!(world.len(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.live
     }
 
     /// `true` when no entity is alive.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// assert!(world.is_empty());
+    /// let id = world.spawn();
+    /// assert!(!world.is_empty());
+    /// world.despawn(id)?;
+    /// assert!(world.is_empty());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.live == 0
     }
@@ -291,6 +395,18 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 3);
+    /// world.despawn(id)?;
+    /// assert!(matches!(world.entity(id), Err(Error::NoSuchEntity(_))));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     #[inline]
     pub fn entity(&self, id: EntityId) -> Result<EntityRef<'_>, Error> {
         self.check(id)?;
@@ -301,12 +417,35 @@ impl World {
     ///
     /// # Errors
     /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.add(Health(3))?;
+    /// world.entity_mut(id)?.get_mut::<Health>().unwrap().0 -= 1;
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn entity_mut(&mut self, id: EntityId) -> Result<EntityMut<'_>, Error> {
         self.check(id)?;
         Ok(EntityMut::new(self, id))
     }
 
     /// Iterates over the ids of all live entities, in slot order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let a = world.spawn();
+    /// let b = world.spawn();
+    /// let c = world.spawn();
+    /// world.despawn(b)?;
+    /// assert_eq!(world.iter_ids().collect::<Vec<_>>(), [a, c]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
     pub fn iter_ids(&self) -> impl Iterator<Item = EntityId> + '_ {
         self.entities
             .iter()
