@@ -312,18 +312,27 @@ pub(crate) fn with_column_out<T: Component, R>(
 fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
     with_column_out::<T, _>(world, ty, |world, column| {
         let mut updated = 0;
+        let tag = world.tag();
         // No structural change can happen while the column is out (they are
         // deferred), so rows stay where they are during the loop.
-        for row in 0..column.data.len() {
-            let meta = column.meta[row];
-            let owner = column.owners[row];
-            if meta & DISABLED != 0 || !world.entities[owner as usize].is_active() {
+        let rows = column
+            .data
+            .iter_mut()
+            .zip(&column.owners)
+            .zip(&mut column.meta);
+        for (row, ((component, &owner), meta)) in rows.enumerate() {
+            let slot = &world.entities[owner as usize];
+            if *meta & DISABLED != 0 || !slot.is_active() {
                 continue;
             }
-            let mut ctx = Context::new(world, owner, ty, row as u32);
-            let component = &mut column.data[row];
-            if meta & STARTED == 0 {
-                column.meta[row] |= STARTED;
+            let id = crate::EntityId {
+                world: tag,
+                index: owner,
+                generation: slot.generation,
+            };
+            let mut ctx = Context::with_id(world, id, ty, row as u32);
+            if *meta & STARTED == 0 {
+                *meta |= STARTED;
                 component.start(&mut ctx);
             }
             component.update(&mut ctx, dt);

@@ -48,9 +48,15 @@ pub struct Context<'w> {
 impl<'w> Context<'w> {
     pub(crate) fn new(world: &'w mut World, entity: u32, busy: TypeIdx, row: u32) -> Self {
         let id = world.id_at(entity);
+        Self::with_id(world, id, busy, row)
+    }
+
+    /// [`Context::new`] when the caller already read the entity's id.
+    #[inline]
+    pub(crate) fn with_id(world: &'w mut World, id: EntityId, busy: TypeIdx, row: u32) -> Self {
         Context {
             world,
-            entity,
+            entity: id.index,
             id,
             busy,
             row,
@@ -164,11 +170,13 @@ impl<'w> Context<'w> {
     #[inline]
     pub fn get_mut<T: Component>(&mut self) -> Result<&mut T, Error> {
         let (comp, t) = self.locate::<T>()?;
-        let missing = Error::MissingComponent {
-            entity: self.id,
-            wanted: T::NAME,
-        };
-        self.world.view_as_mut(comp, t).ok_or(missing)
+        let entity = self.id;
+        self.world
+            .view_as_mut(comp, t)
+            .ok_or_else(|| Error::MissingComponent {
+                entity,
+                wanted: T::NAME,
+            })
     }
 
     /// Whether the entity holds a component that is-a `T` (the running one
