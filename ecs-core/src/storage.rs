@@ -16,9 +16,10 @@ pub(crate) const SERIAL_MASK: u32 = STARTED - 1;
 pub(crate) struct Column<C> {
     pub data: Vec<C>,
     pub owners: Vec<u32>,
-    /// Per row: the instance serial (unique within this column's type) and
-    /// the [`DISABLED`] bit. Kept beside the data so per-type loops can skip
-    /// disabled components without visiting the entity.
+    /// Per row: the instance serial (unique within this column's type), the
+    /// [`DISABLED`] bit and the [`STARTED`] bit. Kept beside the data so
+    /// per-type loops can skip disabled components without visiting the
+    /// entity.
     pub meta: Vec<u32>,
     /// Values removed through the erased interface; dropped only after the
     /// world's bookkeeping is consistent again, so a panicking `Drop` cannot
