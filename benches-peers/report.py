@@ -225,6 +225,11 @@ def markdown(rows, data, memory, targets, info):
     if ours_iter is not None:
         out.append(f"| simple_iter (`iter_pairs_mut`) | {fmt_ns(ours_iter)} | – | – | – | "
                    "ours through the iterator instead of `for_each_pair_mut` |")
+    up_ctx = per_elem(data.get("update", {}).get("ours_ctx"))
+    if up_ctx is not None:
+        out.append(f"| update (`ctx.get_mut` lookup) | {fmt_ns(up_ctx)} | – | – | – | "
+                   "the same behaviour finding its sibling through `Context` instead of "
+                   "`behaviour(with = Position)` |")
     bp = data.get("blueprint", {})
     bp_ours, bp_serde = per_elem(bp.get("ours")), per_elem(bp.get("serde"))
     if bp_ours is not None and bp_serde:

@@ -23,24 +23,27 @@ impl Behaviour for Gravity {
     }
 }
 
-/// Moves the position; bounces off the floor.
+/// Moves the position; bounces off the floor. The position is its typed
+/// sibling: the update loop hands it in, fetched in bulk.
 #[derive(Component, Default)]
-#[component(behaviour)]
+#[component(behaviour(with = Position))]
 struct Velocity {
     dy: f32,
 }
 
-impl Behaviour for Velocity {
-    fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
-        let Ok(pos) = ctx.get_mut::<Position>() else {
-            return;
-        };
+impl UpdateWith<Position> for Velocity {
+    fn update_with(&mut self, pos: &mut Position, _: &mut Context<'_>, dt: f32) {
         pos.y += self.dy * dt;
         if pos.y < 0.0 {
             pos.y = -pos.y;
             self.dy = -self.dy * 0.5;
         }
     }
+}
+
+impl Behaviour for Velocity {
+    /// Only for an entity without a `Position`: nothing to move.
+    fn update(&mut self, _: &mut Context<'_>, _: f32) {}
 
     fn on_attach(&mut self, ctx: &mut Context<'_>) {
         println!(

@@ -393,3 +393,44 @@ fn a_panicking_hook_aborts_the_operation_and_keeps_the_world_consistent() {
         Some(Position(1.0))
     );
 }
+
+#[test]
+fn a_typed_sibling_is_handed_in_aligned_or_not() {
+    let _guard = serial();
+    #[derive(Component)]
+    #[component(behaviour(with = Position))]
+    struct Drift(f32);
+    impl Behaviour for Drift {
+        fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
+            log(format!("no position on {:?}", ctx.id()));
+        }
+    }
+    impl UpdateWith<Position> for Drift {
+        fn update_with(&mut self, pos: &mut Position, ctx: &mut Context<'_>, dt: f32) {
+            pos.0 += self.0 * dt;
+            // The sibling's storage is lent out: asking for it is an error.
+            let err = ctx.get::<Position>().err().unwrap();
+            assert!(matches!(
+                err,
+                Error::InUse {
+                    wanted: "Position",
+                    running: "Drift"
+                }
+            ));
+        }
+    }
+    for misaligned in [false, true] {
+        let mut world = World::new();
+        if misaligned {
+            // A lone Position first: no Drift row matches its Position row.
+            world.spawn_with((Position(99.0),)).unwrap();
+        }
+        let a = world.spawn_with((Position(0.0), Drift(1.0))).unwrap();
+        let b = world.spawn_with((Drift(2.0), Position(10.0))).unwrap();
+        let bare = world.spawn_with((Drift(3.0),)).unwrap();
+        assert_eq!(world.update(1.0), 3);
+        let pos = |id| world.entity(id).unwrap().get::<Position>().unwrap().0;
+        assert_eq!((pos(a), pos(b)), (1.0, 12.0), "misaligned: {misaligned}");
+        assert_eq!(take_log(), [format!("no position on {bare:?}")]);
+    }
+}

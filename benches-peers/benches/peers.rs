@@ -487,6 +487,15 @@ fn bench_update(c: &mut Criterion) {
         });
     }
     {
+        let mut world = OurWorld::new();
+        world
+            .spawn_batch((0..N_ENTITIES).map(|_| (Position([0.0; 3]), CtxMover([1.0, 0.5, 0.25]))))
+            .unwrap();
+        group.bench_function("ours_ctx", |b| {
+            b.iter(|| black_box(world.update(black_box(0.016))))
+        });
+    }
+    {
         use bevy_ecs::prelude::{Query, Res, Resource, Schedule};
         #[derive(Resource)]
         struct Dt(f32);

@@ -370,11 +370,12 @@ mod tests {
 // ---------------------------------------------------------------- behaviour
 
 /// Issue 5's update scenario: a behaviour that reads its sibling `Position`
-/// and writes it; bevy runs the same work as a system over
-/// `(&mut Position, &BevyMover)` (both derives read `#[component]`, so the
-/// two libraries get one type each).
+/// and writes it, declared as its typed sibling (`behaviour(with = ..)`);
+/// bevy runs the same work as a system over `(&mut Position, &BevyMover)`
+/// (both derives read `#[component]`, so the two libraries get one type
+/// each).
 #[derive(OurComponent, Clone, Copy, Debug)]
-#[component(behaviour)]
+#[component(behaviour(with = Position))]
 pub struct Mover(pub [f32; 3]);
 
 /// bevy's twin of [`Mover`].
@@ -382,6 +383,24 @@ pub struct Mover(pub [f32; 3]);
 pub struct BevyMover(pub [f32; 3]);
 
 impl ecs_core::Behaviour for Mover {
+    fn update(&mut self, _: &mut ecs_core::Context<'_>, _: f32) {}
+}
+
+impl ecs_core::UpdateWith<Position> for Mover {
+    #[inline]
+    fn update_with(&mut self, pos: &mut Position, _: &mut ecs_core::Context<'_>, dt: f32) {
+        for k in 0..3 {
+            pos.0[k] += self.0[k] * dt;
+        }
+    }
+}
+
+/// The same behaviour looking its sibling up through `ctx` each frame.
+#[derive(OurComponent, Clone, Copy, Debug)]
+#[component(behaviour)]
+pub struct CtxMover(pub [f32; 3]);
+
+impl ecs_core::Behaviour for CtxMover {
     #[inline]
     fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {
         if let Ok(pos) = ctx.get_mut::<Position>() {

@@ -262,6 +262,54 @@ pub trait Behaviour: Component {
     }
 }
 
+/// A behaviour that updates with one sibling component handed to it, so the
+/// update loop can fetch the sibling in bulk instead of looking it up through
+/// the entity: opt in with `#[component(behaviour(with = S))]`.
+///
+/// For every entity whose component is updated, the world calls
+/// `update_with` with the entity's first component of exactly type `S`
+/// (entities spawned alike keep it at the same row, which costs one
+/// comparison), or plain [`Behaviour::update`] when the entity has none.
+/// Inside, `S`'s storage is lent out like the running component's: asking
+/// `ctx` for an `S` is [`Error::InUse`](crate::Error::InUse).
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// use ecs_core::UpdateWith;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// #[derive(Component)]
+/// #[component(behaviour(with = Position))]
+/// struct Velocity(f32);
+///
+/// impl Behaviour for Velocity {
+///     fn update(&mut self, _: &mut Context<'_>, _: f32) {} // entities without a Position
+/// }
+///
+/// impl UpdateWith<Position> for Velocity {
+///     fn update_with(&mut self, pos: &mut Position, _: &mut Context<'_>, dt: f32) {
+///         pos.0 += self.0 * dt;
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// let id = world.spawn_with((Position(0.0), Velocity(2.0)))?;
+/// world.update(0.5);
+/// assert_eq!(world.entity(id)?.get::<Position>().unwrap().0, 1.0);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is marked `behaviour(with = {S})` but does not implement `UpdateWith<{S}>`",
+    label = "`{Self}` needs `impl UpdateWith<{S}>`",
+    note = "add `impl ecs_core::UpdateWith<{S}> for {Self} {{ fn update_with(&mut self, sibling: &mut {S}, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`, or write plain `behaviour`"
+)]
+pub trait UpdateWith<S: Component>: Behaviour {
+    /// Called instead of [`Behaviour::update`] when the entity has an `S`.
+    fn update_with(&mut self, sibling: &mut S, ctx: &mut Context<'_>, dt: f32);
+}
+
 /// A lifecycle moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Hook {
@@ -286,6 +334,14 @@ impl BehaviourFns {
     pub const fn of<T: Behaviour>() -> Self {
         BehaviourFns {
             update: update_type::<T>,
+            hook: run_hook::<T>,
+        }
+    }
+
+    /// The entry points of `T`, updated with its sibling `S`.
+    pub const fn with<T: UpdateWith<S>, S: Component>() -> Self {
+        BehaviourFns {
+            update: update_with_type::<T, S>,
             hook: run_hook::<T>,
         }
     }
@@ -339,6 +395,66 @@ fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
             updated += 1;
         }
         updated
+    })
+    .unwrap_or(0)
+}
+
+/// [`update_type`] for `behaviour(with = S)`: `S`'s column is taken out
+/// beside `T`'s, and each `T` gets its entity's first `S` as an argument.
+fn update_with_type<T: UpdateWith<S>, S: Component>(
+    world: &mut World,
+    ty: TypeIdx,
+    dt: f32,
+) -> usize {
+    let related = T::is_derived_from(crate::ComponentKey::of::<S>())
+        || S::is_derived_from(crate::ComponentKey::of::<T>());
+    let s = match world.type_idx::<S>() {
+        Some(s) if !related && world.columns[s as usize].is_some() => s,
+        // No `S` anywhere (or `S` shares `T`'s storage): plain updates.
+        _ => return update_type::<T>(world, ty, dt),
+    };
+    with_column_out::<T, _>(world, ty, |world, column| {
+        with_column_out::<S, _>(world, s, |world, siblings| {
+            let mut updated = 0;
+            let tag = world.tag();
+            let rows = column
+                .data
+                .iter_mut()
+                .zip(&column.owners)
+                .zip(&mut column.meta);
+            for (row, ((component, &owner), meta)) in rows.enumerate() {
+                let slot = &world.entities[owner as usize];
+                if *meta & DISABLED != 0 || !slot.is_active() {
+                    continue;
+                }
+                let sibling = if siblings.owners.get(row) == Some(&owner) {
+                    Some(row)
+                } else {
+                    slot.components
+                        .as_slice()
+                        .iter()
+                        .find(|c| c.ty == s)
+                        .map(|c| c.row as usize)
+                };
+                let id = crate::EntityId {
+                    world: tag,
+                    index: owner,
+                    generation: slot.generation,
+                };
+                let mut ctx = Context::with_id(world, id, ty, row as u32).lending(s);
+                if *meta & STARTED == 0 {
+                    *meta |= STARTED;
+                    component.start(&mut ctx);
+                }
+                match sibling {
+                    Some(at) => component.update_with(&mut siblings.data[at], &mut ctx, dt),
+                    None => component.update(&mut ctx, dt),
+                }
+                updated += 1;
+            }
+            updated
+        })
+        .unwrap_or(0)
     })
     .unwrap_or(0)
 }

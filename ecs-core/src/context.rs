@@ -39,6 +39,8 @@ pub struct Context<'w> {
     entity: u32,
     id: EntityId,
     busy: TypeIdx,
+    /// A second lent type: the typed sibling of `behaviour(with = S)`.
+    lent: TypeIdx,
     /// The running component's row: entities spawned alike keep their
     /// components at the same row of every column, so a sibling is often
     /// right there, and a lookup is one comparison.
@@ -59,8 +61,16 @@ impl<'w> Context<'w> {
             entity: id.index,
             id,
             busy,
+            lent: busy,
             row,
         }
+    }
+
+    /// A context whose entity's `lent` storage is lent out too.
+    #[inline]
+    pub(crate) fn lending(mut self, lent: TypeIdx) -> Self {
+        self.lent = lent;
+        self
     }
 
     /// The entity's id.
@@ -244,7 +254,7 @@ impl<'w> Context<'w> {
         let info = &self.world.types[t as usize];
         // A single type nothing derives from: the entity's only `T` is the
         // one at our row, if that row is the entity's.
-        if t != self.busy && !info.has_descendants && !info.multiple {
+        if t != self.busy && t != self.lent && !info.has_descendants && !info.multiple {
             let aligned = self.world.columns[t as usize]
                 .as_deref()
                 .is_some_and(|c| typed::<T>(c).owners.get(self.row as usize) == Some(&self.entity));
@@ -262,7 +272,7 @@ impl<'w> Context<'w> {
         let Some((comp, t)) = found else {
             return Err(self.missing::<T>());
         };
-        if comp.ty == self.busy {
+        if comp.ty == self.busy || comp.ty == self.lent {
             return Err(Error::InUse {
                 wanted: T::NAME,
                 running: self.world.types[self.busy as usize].key.name(),

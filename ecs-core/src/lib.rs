@@ -60,6 +60,7 @@
 //! | `#[component(name = "...")]` | the stable name used by name lookups, blueprints and saves (default: the identifier) |
 //! | `#[component(requires(A, B))]` | adding this type also adds `A::default()`, `B::default()` when missing; inherited by derived types |
 //! | `#[component(behaviour)]` | the type implements [`Behaviour`]: [`World::update`] runs it, hooks fire |
+//! | `#[component(behaviour(with = S))]` | as `behaviour`, and [`UpdateWith<S>`](UpdateWith) gets the entity's `S` handed in, fetched in bulk |
 //! | `#[component(receives(M, N))]` | the type implements [`Receive<M>`](Receive) for each: [`World::send`], [`World::broadcast`], [`World::send_upwards`] reach it |
 //! | `#[component(transient)]` | left out of [`World::save_json`] on purpose |
 //!
@@ -145,7 +146,7 @@ mod state;
 mod storage;
 mod world;
 
-pub use behaviour::{Behaviour, UpdateOrder};
+pub use behaviour::{Behaviour, UpdateOrder, UpdateWith};
 pub use blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use bundle::Bundle;
 pub use catalog::{component_type, name_conflicts, registered_components, ComponentType};
@@ -167,7 +168,8 @@ pub use world::World;
 pub mod prelude {
     pub use crate::{
         Behaviour, Blueprint, Bundle, Commands, Component, ComponentKey, Context, EntityId,
-        EntityMut, EntityRef, Error, Filter, Handle, InstanceId, Receive, TreeFilter, World,
+        EntityMut, EntityRef, Error, Filter, Handle, InstanceId, Receive, TreeFilter, UpdateWith,
+        World,
     };
 }
 

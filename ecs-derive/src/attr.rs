@@ -44,8 +44,8 @@ pub struct Container {
     pub name: Option<LitStr>,
     /// `requires(A, B)`: the required types, in order.
     pub requires: Vec<Type>,
-    /// `behaviour`: the key's span.
-    pub behaviour: Option<Span>,
+    /// `behaviour`: the key's span, and `S` of `behaviour(with = S)`.
+    pub behaviour: Option<(Span, Option<Type>)>,
     /// `receives(A, B)`: the message types, in order.
     pub receives: Vec<Type>,
     /// `transient`: the key's span.
@@ -119,9 +119,24 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                 no_value(&meta, "`#[component(multiple)]`")?;
                 multiple.set(&meta.path, key_span(&meta));
             } else if meta.path.is_ident(BEHAVIOUR) {
-                // #[component(behaviour)]
-                no_value(&meta, "`#[component(behaviour)]`")?;
-                behaviour.set(&meta.path, key_span(&meta));
+                // #[component(behaviour)] or #[component(behaviour(with = Position))]
+                let mut with = None;
+                if meta.input.peek(syn::token::Paren) {
+                    meta.parse_nested_meta(|inner| {
+                        if inner.path.is_ident("with") {
+                            with = Some(inner.value()?.parse::<Type>()?);
+                            Ok(())
+                        } else {
+                            Err(inner.error(
+                                "expected `with = Sibling`: write `#[component(behaviour(with = Position))]`, \
+                                 or `#[component(behaviour)]` for no typed sibling",
+                            ))
+                        }
+                    })?;
+                } else {
+                    no_value(&meta, "`#[component(behaviour)]`")?;
+                }
+                behaviour.set(&meta.path, (key_span(&meta), with));
             } else if meta.path.is_ident(TRANSIENT) {
                 // #[component(transient)]
                 no_value(&meta, "`#[component(transient)]`")?;

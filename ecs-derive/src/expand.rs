@@ -145,11 +145,19 @@ fn impl_block(
         ),
     };
     // Spanned on `behaviour`, so a missing `impl Behaviour` points at it.
-    let behaviour = input.attrs.behaviour.map(|span| {
-        quote_spanned! {span=>
+    let behaviour = input.attrs.behaviour.as_ref().map(|(span, with)| {
+        let fns = match with {
+            // Spanned on the sibling type, so a missing `impl UpdateWith<S>`
+            // points at it.
+            Some(sibling) => quote_spanned! {sibling.span()=>
+                ::ecs_core::__private::BehaviourFns::with::<Self, #sibling>()
+            },
+            None => quote_spanned!(*span=> ::ecs_core::__private::BehaviourFns::of::<Self>()),
+        };
+        quote_spanned! {*span=>
             #[doc(hidden)]
             const __BEHAVIOUR: ::core::option::Option<::ecs_core::__private::BehaviourFns> =
-                ::core::option::Option::Some(::ecs_core::__private::BehaviourFns::of::<Self>());
+                ::core::option::Option::Some(#fns);
         }
     });
     // A `static` inside a generic impl would be shared by every

@@ -1,0 +1,14 @@
+use ecs_core::prelude::*;
+
+#[derive(Component)]
+struct Position(f32);
+
+#[derive(Component)]
+#[component(behaviour(with = Position))]
+struct Velocity(f32);
+
+impl Behaviour for Velocity {
+    fn update(&mut self, _: &mut Context<'_>, _: f32) {}
+}
+
+fn main() {}
