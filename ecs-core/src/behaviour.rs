@@ -364,37 +364,65 @@ pub(crate) fn with_column_out<T: Component, R>(
     }
 }
 
+/// The update loop shared by plain and typed-sibling behaviours: every
+/// enabled `T` of an active entity, in storage order, with `start` first
+/// when due. With `lent = Some((s, siblings))`, `visit` also gets the row of
+/// the entity's first component of exactly type `s` in `siblings` (whose
+/// column the caller has taken out of the world).
+fn update_rows<T: Behaviour>(
+    world: &mut World,
+    column: &mut Column<T>,
+    ty: TypeIdx,
+    lent: Option<(TypeIdx, &[u32])>,
+    mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<usize>),
+) -> usize {
+    let mut updated = 0;
+    let tag = world.tag();
+    // No structural change can happen while the column is out (they are
+    // deferred), so rows stay where they are during the loop.
+    let rows = column
+        .data
+        .iter_mut()
+        .zip(&column.owners)
+        .zip(&mut column.meta);
+    for (row, ((component, &owner), meta)) in rows.enumerate() {
+        let slot = &world.entities[owner as usize];
+        if *meta & DISABLED != 0 || !slot.is_active() {
+            continue;
+        }
+        // Rows of entities spawned alike line up: one comparison.
+        let sibling = lent.and_then(|(s, owners)| {
+            if owners.get(row) == Some(&owner) {
+                return Some(row);
+            }
+            let list = slot.components.as_slice();
+            list.iter().find(|c| c.ty == s).map(|c| c.row as usize)
+        });
+        let id = crate::EntityId {
+            world: tag,
+            index: owner,
+            generation: slot.generation,
+        };
+        let mut ctx = Context::with_id(world, id, ty, row as u32);
+        if let Some((s, _)) = lent {
+            ctx = ctx.lending(s);
+        }
+        if *meta & STARTED == 0 {
+            *meta |= STARTED;
+            component.start(&mut ctx);
+        }
+        visit(component, &mut ctx, sibling);
+        updated += 1;
+    }
+    updated
+}
+
 /// Updates every enabled `T` of every active entity, in storage order.
 fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
     with_column_out::<T, _>(world, ty, |world, column| {
-        let mut updated = 0;
-        let tag = world.tag();
-        // No structural change can happen while the column is out (they are
-        // deferred), so rows stay where they are during the loop.
-        let rows = column
-            .data
-            .iter_mut()
-            .zip(&column.owners)
-            .zip(&mut column.meta);
-        for (row, ((component, &owner), meta)) in rows.enumerate() {
-            let slot = &world.entities[owner as usize];
-            if *meta & DISABLED != 0 || !slot.is_active() {
-                continue;
-            }
-            let id = crate::EntityId {
-                world: tag,
-                index: owner,
-                generation: slot.generation,
-            };
-            let mut ctx = Context::with_id(world, id, ty, row as u32);
-            if *meta & STARTED == 0 {
-                *meta |= STARTED;
-                component.start(&mut ctx);
-            }
-            component.update(&mut ctx, dt);
-            updated += 1;
-        }
-        updated
+        update_rows(world, column, ty, None, |component, ctx, _| {
+            component.update(ctx, dt)
+        })
     })
     .unwrap_or(0)
 }
@@ -415,44 +443,17 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
     };
     with_column_out::<T, _>(world, ty, |world, column| {
         with_column_out::<S, _>(world, s, |world, siblings| {
-            let mut updated = 0;
-            let tag = world.tag();
-            let rows = column
-                .data
-                .iter_mut()
-                .zip(&column.owners)
-                .zip(&mut column.meta);
-            for (row, ((component, &owner), meta)) in rows.enumerate() {
-                let slot = &world.entities[owner as usize];
-                if *meta & DISABLED != 0 || !slot.is_active() {
-                    continue;
-                }
-                let sibling = if siblings.owners.get(row) == Some(&owner) {
-                    Some(row)
-                } else {
-                    slot.components
-                        .as_slice()
-                        .iter()
-                        .find(|c| c.ty == s)
-                        .map(|c| c.row as usize)
-                };
-                let id = crate::EntityId {
-                    world: tag,
-                    index: owner,
-                    generation: slot.generation,
-                };
-                let mut ctx = Context::with_id(world, id, ty, row as u32).lending(s);
-                if *meta & STARTED == 0 {
-                    *meta |= STARTED;
-                    component.start(&mut ctx);
-                }
-                match sibling {
-                    Some(at) => component.update_with(&mut siblings.data[at], &mut ctx, dt),
-                    None => component.update(&mut ctx, dt),
-                }
-                updated += 1;
-            }
-            updated
+            let Column { data, owners, .. } = siblings;
+            update_rows(
+                world,
+                column,
+                ty,
+                Some((s, owners)),
+                |component, ctx, at| match at {
+                    Some(at) => component.update_with(&mut data[at], ctx, dt),
+                    None => component.update(ctx, dt),
+                },
+            )
         })
         .unwrap_or(0)
     })
