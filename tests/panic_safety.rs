@@ -10,12 +10,18 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Set to make the next call of the matching user code panic.
 static ARMED: AtomicBool = AtomicBool::new(false);
+/// `ARMED` is global: each test holds this for its whole run, so no other
+/// test's user code can trip over it.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn arm() -> std::sync::MutexGuard<'static, ()> {
+fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    ARMED.store(true, Ordering::SeqCst);
+    ARMED.store(false, Ordering::SeqCst);
     guard
+}
+
+fn arm() {
+    ARMED.store(true, Ordering::SeqCst);
 }
 
 fn boom(what: &str) {
@@ -116,7 +122,8 @@ fn panics(f: impl FnOnce()) -> bool {
 
 #[test]
 fn a_panicking_attach_or_enable_hook_leaves_the_component_attached() {
-    let _armed = arm();
+    let _exclusive = exclusive();
+    arm();
     let mut world = World::new();
     let id = world.spawn();
     assert!(panics(|| {
@@ -131,9 +138,10 @@ fn a_panicking_attach_or_enable_hook_leaves_the_component_attached() {
 
 #[test]
 fn panicking_enable_disable_kill_and_revive_hooks_keep_the_new_state() {
+    let _exclusive = exclusive();
     let mut world = World::new();
     let id = world.spawn_with((Fragile,)).unwrap();
-    let _armed = arm();
+    arm();
     assert!(panics(|| {
         world.entity_mut(id).unwrap().disable::<Fragile>();
     }));
@@ -142,7 +150,7 @@ fn panicking_enable_disable_kill_and_revive_hooks_keep_the_new_state() {
         .unwrap()
         .get_filtered::<Fragile>(Filter::Disabled)
         .is_some());
-    ARMED.store(true, Ordering::SeqCst);
+    arm();
     assert!(panics(|| {
         world.entity_mut(id).unwrap().enable::<Fragile>();
     }));
@@ -151,10 +159,10 @@ fn panicking_enable_disable_kill_and_revive_hooks_keep_the_new_state() {
         .unwrap()
         .get_filtered::<Fragile>(Filter::Enabled)
         .is_some());
-    ARMED.store(true, Ordering::SeqCst);
+    arm();
     assert!(panics(|| world.entity_mut(id).unwrap().kill()));
     assert!(world.entity(id).unwrap().is_dead());
-    ARMED.store(true, Ordering::SeqCst);
+    arm();
     assert!(panics(|| world.entity_mut(id).unwrap().revive()));
     assert!(!world.entity(id).unwrap().is_dead());
     still_usable(&mut world);
@@ -162,11 +170,12 @@ fn panicking_enable_disable_kill_and_revive_hooks_keep_the_new_state() {
 
 #[test]
 fn a_panicking_receiver_discards_its_queued_changes() {
+    let _exclusive = exclusive();
     let mut world = World::new();
     let a = world.spawn_with((Fragile,)).unwrap();
     let b = world.spawn_with((Fragile,)).unwrap();
     world.set_parent(b, a).unwrap();
-    let _armed = arm();
+    arm();
     assert!(panics(|| {
         world.broadcast(a, &Ping).unwrap();
     }));
@@ -186,9 +195,10 @@ fn a_panicking_receiver_discards_its_queued_changes() {
 
 #[test]
 fn a_panicking_clone_creates_nothing() {
+    let _exclusive = exclusive();
     let mut world = World::new();
     let id = world.spawn_with((Position(1.0), Touchy(4))).unwrap();
-    let _armed = arm();
+    arm();
     assert!(panics(|| {
         world.clone_entity(id).unwrap();
     }));
@@ -200,9 +210,10 @@ fn a_panicking_clone_creates_nothing() {
 
 #[test]
 fn a_panicking_default_takes_the_whole_add_back() {
+    let _exclusive = exclusive();
     let mut world = World::new();
     let id = world.spawn_with((Position(1.0),)).unwrap();
-    let _armed = arm();
+    arm();
     assert!(panics(|| {
         world.entity_mut(id).unwrap().add(NeedsTouchy).unwrap();
     }));
@@ -212,7 +223,7 @@ fn a_panicking_default_takes_the_whole_add_back() {
         "all or nothing"
     );
     assert_eq!(world.iter::<NeedsTouchy>().count(), 0);
-    ARMED.store(true, Ordering::SeqCst);
+    arm();
     assert!(panics(|| {
         world.entity_mut(id).unwrap().add_by_name("Touchy").unwrap();
     }));
@@ -224,9 +235,10 @@ fn a_panicking_default_takes_the_whole_add_back() {
 
 #[test]
 fn a_panicking_serialize_writes_nothing_and_changes_nothing() {
+    let _exclusive = exclusive();
     let mut world = World::new();
     world.spawn_with((Touchy(2),)).unwrap();
-    let _armed = arm();
+    arm();
     assert!(panics(|| {
         let _ = world.save_json();
     }));
@@ -236,13 +248,14 @@ fn a_panicking_serialize_writes_nothing_and_changes_nothing() {
 
 #[test]
 fn a_panicking_deserialize_leaves_no_half_spawned_blueprint() {
+    let _exclusive = exclusive();
     let ok = Blueprint::from_json(
         r#"{"components": [{"type": "Touchy", "data": 13}, {"type": "Position", "data": 2}]}"#,
     )
     .unwrap();
     let mut world = World::new();
     world.spawn_with((Position(0.0),)).unwrap();
-    let _armed = arm();
+    arm();
     assert!(panics(|| {
         world.spawn_blueprints(&ok, 5).unwrap();
     }));
@@ -251,7 +264,7 @@ fn a_panicking_deserialize_leaves_no_half_spawned_blueprint() {
     assert_eq!(world.spawn_blueprints(&ok, 5).unwrap().len(), 5);
 
     let json = world.save_json().unwrap();
-    ARMED.store(true, Ordering::SeqCst);
+    arm();
     assert!(panics(|| {
         let _ = World::load_json(&json);
     }));
