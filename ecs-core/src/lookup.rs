@@ -59,19 +59,20 @@ impl World {
             Some(_) => self.entities[index as usize].components.as_slice(),
             None => &[],
         };
-        list.iter().filter_map(move |c| {
-            let t = t?;
-            let info = &self.types[c.ty as usize];
-            if !info.is_a(c.ty, t) {
-                return None;
-            }
-            let column = self.columns[c.ty as usize].as_deref()?;
-            if c.ty == t {
-                typed::<T>(column).data.get(c.row as usize)
-            } else {
-                column.upcast_ref(c.row, TypeId::of::<T>())?.downcast_ref()
-            }
-        })
+        // `T`'s own column, downcast once for all its rows.
+        let own = t
+            .and_then(|t| self.columns[t as usize].as_deref())
+            .map(typed::<T>);
+        let bits = t.map_or(&[][..], |t| &self.types[t as usize].descendant_bits[..]);
+        list.iter()
+            .filter(move |c| crate::world::has_bit(bits, c.ty))
+            .filter_map(move |c| match own {
+                Some(own) if Some(c.ty) == t => own.data.get(c.row as usize),
+                _ => self.columns[c.ty as usize]
+                    .as_deref()?
+                    .upcast_ref(c.row, TypeId::of::<T>())?
+                    .downcast_ref(),
+            })
     }
 
     /// Every component of the entity that is-a `T`, mutably, in insertion order.
