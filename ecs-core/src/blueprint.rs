@@ -498,13 +498,18 @@ impl World {
                 column.reserve(n * count);
             }
         }
-        let mut roots = Vec::with_capacity(count);
-        let mut created = Vec::with_capacity(count);
+        // Without children every entity made is a root: one list serves.
+        let flat = resolved.children.is_empty();
+        let mut roots = Vec::with_capacity(if flat { 0 } else { count });
+        let mut created = Vec::with_capacity(entities);
         // A user `Deserialize` may panic: take back what was made, then let
         // the panic go on.
         let spawned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             for _ in 0..count {
-                roots.push(self.spawn_resolved(&resolved, None, &mut created)?);
+                let root = self.spawn_resolved(&resolved, None, &mut created)?;
+                if !flat {
+                    roots.push(root);
+                }
             }
             Ok(())
         }));
@@ -523,7 +528,7 @@ impl World {
         if !per_type.iter().all(|&(ty, _)| self.is_plain_ty(ty)) {
             self.finish_spawn(&created)?;
         }
-        Ok(roots)
+        Ok(if flat { created } else { roots })
     }
 }
 
