@@ -508,7 +508,7 @@ pub trait UpdateOrder {
 }
 
 macro_rules! update_order {
-    ($($name:ident),+) => {
+    ($($name:ident / $unused:ident),+) => {
         impl<$($name: Behaviour),+> UpdateOrder for ($($name,)+) {
             fn __register(world: &mut World, out: &mut Vec<TypeIdx>) {
                 $(out.push(world.register::<$name>());)+
@@ -517,22 +517,7 @@ macro_rules! update_order {
     };
 }
 
-update_order!(A);
-update_order!(A, B);
-update_order!(A, B, C);
-update_order!(A, B, C, D);
-update_order!(A, B, C, D, E);
-update_order!(A, B, C, D, E, F);
-update_order!(A, B, C, D, E, F, G);
-update_order!(A, B, C, D, E, F, G, H);
-update_order!(A, B, C, D, E, F, G, H, I);
-update_order!(A, B, C, D, E, F, G, H, I, J);
-update_order!(A, B, C, D, E, F, G, H, I, J, K);
-update_order!(A, B, C, D, E, F, G, H, I, J, K, L);
-update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M);
-update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
-update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
-update_order!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+for_each_tuple!(update_order);
 
 impl World {
     /// Declares which behaviour types update first, and in which order (the

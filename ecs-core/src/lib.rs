@@ -116,6 +116,21 @@
 
 extern crate self as ecs_core;
 
+/// Invokes `$m!` once per tuple arity from 1 to 16, with the element type
+/// names and a variable name for each (`A / ca, B / cb, ...`).
+macro_rules! for_each_tuple {
+    ($m:ident) => {
+        for_each_tuple!(@ $m []
+            A / ca, B / cb, C / cc, D / cd, E / ce, F / cf, G / cg, H / ch,
+            I / ci, J / cj, K / ck, L / cl, M / cm, N / cn, O / co, P / cp);
+    };
+    (@ $m:ident [$($done:ident / $dvar:ident),*] $next:ident / $nvar:ident $(, $rest:ident / $rvar:ident)*) => {
+        $m!($($done / $dvar,)* $next / $nvar);
+        for_each_tuple!(@ $m [$($done / $dvar,)* $next / $nvar] $($rest / $rvar),*);
+    };
+    (@ $m:ident [$($done:ident / $dvar:ident),*]) => {};
+}
+
 mod behaviour;
 mod blueprint;
 mod bundle;
