@@ -311,6 +311,15 @@ fn main() -> Result<(), Error> {
     );
     assert!(respawned.iter().all(|&id| world.contains(id)));
     let after_respawn = LIVE.load(Relaxed) - base;
+    let id_vecs_now = [
+        ids.capacity(),
+        respawned.capacity(),
+        half.capacity(),
+        picks.capacity(),
+    ]
+    .iter()
+    .sum::<usize>()
+        * std::mem::size_of::<EntityId>();
     let count = report.time("iter::<Position>() after churn", n, || {
         world.iter::<Position>().count()
     });
@@ -341,6 +350,12 @@ fn main() -> Result<(), Error> {
         "world only, after spawn",
         after_spawn - id_vec,
         per(after_spawn - id_vec)
+    );
+    println!(
+        "{:<44} {:>12} {:>12.1}",
+        "world only, after respawn",
+        after_respawn - id_vecs_now,
+        per(after_respawn - id_vecs_now)
     );
     println!(
         "{:<44} {leaked:>12}",

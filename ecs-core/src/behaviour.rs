@@ -326,7 +326,7 @@ pub(crate) enum Hook {
 #[derive(Clone, Copy)]
 pub struct BehaviourFns {
     pub(crate) update: fn(&mut World, TypeIdx, f32) -> usize,
-    pub(crate) hook: fn(&mut World, TypeIdx, u32, Hook),
+    pub(crate) hook: fn(&mut World, CompRef, Hook),
 }
 
 impl BehaviourFns {
@@ -366,53 +366,49 @@ pub(crate) fn with_column_out<T: Component, R>(
 
 /// The update loop shared by plain and typed-sibling behaviours: every
 /// enabled `T` of an active entity, in storage order, with `start` first
-/// when due. With `lent = Some((s, siblings))`, `visit` also gets the row of
-/// the entity's first component of exactly type `s` in `siblings` (whose
-/// column the caller has taken out of the world).
+/// when due. With `lent = Some(s)`, `visit` also gets the segment and row of
+/// the entity's first component of exactly type `s` (whose column the
+/// caller has taken out of the world): found once per table, since every
+/// entity of a table holds its components at the same row.
 fn update_rows<T: Behaviour>(
     world: &mut World,
     column: &mut Column<T>,
     ty: TypeIdx,
-    lent: Option<(TypeIdx, &[u32])>,
-    mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<usize>),
+    lent: Option<TypeIdx>,
+    mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<(u32, u32)>),
 ) -> usize {
     let mut updated = 0;
     let tag = world.tag();
     // No structural change can happen while the column is out (they are
-    // deferred), so rows stay where they are during the loop.
-    let rows = column
-        .data
-        .iter_mut()
-        .zip(&column.owners)
-        .zip(&mut column.meta);
-    for (row, ((component, &owner), meta)) in rows.enumerate() {
-        let slot = &world.entities[owner as usize];
-        if *meta & DISABLED != 0 || !slot.is_active() {
-            continue;
-        }
-        // Rows of entities spawned alike line up: one comparison.
-        let sibling = lent.and_then(|(s, owners)| {
-            if owners.get(row) == Some(&owner) {
-                return Some(row);
-            }
-            let list = slot.components.as_slice();
-            list.iter().find(|c| c.ty == s).map(|c| c.row as usize)
+    // deferred), so tables and rows stay where they are during the loop.
+    for seg in &mut column.segs {
+        let table = seg.table as usize;
+        let sibling_seg = lent.and_then(|s| {
+            let layout = &world.tables[table].layout;
+            layout.iter().find(|p| p.ty == s).map(|p| p.seg)
         });
-        let id = crate::EntityId {
-            world: tag,
-            index: owner,
-            generation: slot.generation,
-        };
-        let mut ctx = Context::with_id(world, id, ty, row as u32);
-        if let Some((s, _)) = lent {
-            ctx = ctx.lending(s);
+        for (row, (component, meta)) in seg.data.iter_mut().zip(&mut seg.meta).enumerate() {
+            let owner = world.tables[table].owners[row];
+            let slot = &world.entities[owner as usize];
+            if *meta & DISABLED != 0 || !slot.is_active() {
+                continue;
+            }
+            let id = crate::EntityId {
+                world: tag,
+                index: owner,
+                generation: slot.generation,
+            };
+            let mut ctx = Context::with_id(world, id, ty);
+            if let Some(s) = lent {
+                ctx = ctx.lending(s);
+            }
+            if *meta & STARTED == 0 {
+                *meta |= STARTED;
+                component.start(&mut ctx);
+            }
+            visit(component, &mut ctx, sibling_seg.map(|s| (s, row as u32)));
+            updated += 1;
         }
-        if *meta & STARTED == 0 {
-            *meta |= STARTED;
-            component.start(&mut ctx);
-        }
-        visit(component, &mut ctx, sibling);
-        updated += 1;
     }
     updated
 }
@@ -443,28 +439,22 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
     };
     with_column_out::<T, _>(world, ty, |world, column| {
         with_column_out::<S, _>(world, s, |world, siblings| {
-            let Column { data, owners, .. } = siblings;
-            update_rows(
-                world,
-                column,
-                ty,
-                Some((s, owners)),
-                |component, ctx, at| match at {
-                    Some(at) => component.update_with(&mut data[at], ctx, dt),
-                    None => component.update(ctx, dt),
-                },
-            )
+            update_rows(world, column, ty, Some(s), |component, ctx, at| match at {
+                Some((seg, row)) => component.update_with(siblings.get_mut(seg, row), ctx, dt),
+                None => component.update(ctx, dt),
+            })
         })
         .unwrap_or(0)
     })
     .unwrap_or(0)
 }
 
-fn run_hook<T: Behaviour>(world: &mut World, ty: TypeIdx, row: u32, hook: Hook) {
-    with_column_out::<T, _>(world, ty, |world, column| {
-        let owner = column.owners[row as usize];
-        let mut ctx = Context::new(world, owner, ty, row);
-        let component = &mut column.data[row as usize];
+fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, hook: Hook) {
+    with_column_out::<T, _>(world, comp.ty, |world, column| {
+        let table = column.segs[comp.seg as usize].table;
+        let owner = world.tables[table as usize].owners[comp.row as usize];
+        let mut ctx = Context::new(world, owner, comp.ty);
+        let component = column.get_mut(comp.seg, comp.row);
         match hook {
             Hook::Attach => component.on_attach(&mut ctx),
             Hook::Detach => component.on_detach(&mut ctx),
@@ -605,10 +595,10 @@ impl World {
         }
     }
 
-    /// Fires `hook` on the component `(ty, row)` when its type is a behaviour.
-    pub(crate) fn fire(&mut self, ty: TypeIdx, row: u32, hook: Hook) {
-        if let Some(fns) = self.types[ty as usize].behaviour {
-            (fns.hook)(self, ty, row, hook);
+    /// Fires `hook` on the component `comp` when its type is a behaviour.
+    pub(crate) fn fire(&mut self, comp: CompRef, hook: Hook) {
+        if let Some(fns) = self.types[comp.ty as usize].behaviour {
+            (fns.hook)(self, comp, hook);
         }
     }
 
@@ -619,11 +609,11 @@ impl World {
             if self.has_hooks(c.ty) {
                 if self.columns[c.ty as usize]
                     .as_deref()
-                    .is_some_and(|col| col.meta(c.row) & DISABLED == 0)
+                    .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0)
                 {
-                    self.fire(c.ty, c.row, Hook::Disable);
+                    self.fire(c, Hook::Disable);
                 }
-                self.fire(c.ty, c.row, Hook::Detach);
+                self.fire(c, Hook::Detach);
             }
         }
     }
@@ -631,13 +621,13 @@ impl World {
     /// Fires `hook` on each of the entity's components with hooks, in
     /// insertion order; with `enabled_only`, only on enabled components.
     pub(crate) fn fire_on_entity(&mut self, index: u32, hook: Hook, enabled_only: bool) {
-        let comps = self.entities[index as usize].components.as_slice().to_vec();
+        let comps: Vec<CompRef> = self.comps(index).collect();
         for c in comps {
             let enabled = self.columns[c.ty as usize]
                 .as_deref()
-                .is_some_and(|col| col.meta(c.row) & DISABLED == 0);
+                .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0);
             if !enabled_only || enabled {
-                self.fire(c.ty, c.row, hook);
+                self.fire(c, hook);
             }
         }
     }

@@ -493,11 +493,6 @@ impl World {
         }
         let mut per_type = Vec::new();
         resolved.count_types(&mut per_type);
-        for &(ty, n) in &per_type {
-            if let Some(column) = self.columns[ty as usize].as_deref_mut() {
-                column.reserve(n * count);
-            }
-        }
         // Without children every entity made is a root: one list serves.
         let flat = resolved.children.is_empty();
         let mut roots = Vec::with_capacity(if flat { 0 } else { count });

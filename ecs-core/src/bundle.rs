@@ -28,23 +28,6 @@ use crate::{Component, EntityId, Error, World};
     note = "pass a tuple such as `(Position(0.0), Velocity(1.0))`; every element must `#[derive(Component)]`; a single component is written `(Health(3),)`"
 )]
 pub trait Bundle: Send + Sync + 'static {
-    /// Makes room for `additional` more bundles in every column involved.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Position(f32);
-    /// #[derive(Component)]
-    /// struct Velocity(f32);
-    /// let mut world = World::new();
-    /// <(Position, Velocity) as Bundle>::reserve(&mut world, 64);
-    /// assert!(world.is_empty()); // room is made, nothing is spawned
-    /// world.spawn_with((Position(0.0), Velocity(1.0)))?;
-    /// assert_eq!(world.len(), 1);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    fn reserve(world: &mut World, additional: usize);
-
     /// Adds every component to the entity in slot `index`, in tuple order.
     #[doc(hidden)]
     fn __insert(self, world: &mut World, index: u32) -> Result<(), Error>;
@@ -54,18 +37,18 @@ pub trait Bundle: Send + Sync + 'static {
     #[doc(hidden)]
     fn __plan(world: &mut World, types: &mut Vec<TypeIdx>) -> bool;
 
-    /// Pushes every component without checks; `types` comes from
-    /// [`Bundle::__plan`], which found the bundle conflict-free.
+    /// Pushes every component, in order, onto the segments of `table` (whose
+    /// layout is the bundle's), for an entity that has just entered it; the
+    /// bundle was found conflict-free by [`Bundle::__plan`].
     #[doc(hidden)]
-    fn __push(self, world: &mut World, index: u32, types: &[TypeIdx]);
+    fn __push(self, world: &mut World, table: u32);
 
-    /// Spawns one entity per bundle with the columns downcast once for the
-    /// whole batch; `types` comes from [`Bundle::__plan`] and is
-    /// conflict-free with no type twice.
+    /// Spawns one entity per bundle into `table` (the bundle's layout, with
+    /// no type twice) with the columns downcast once for the whole batch.
     #[doc(hidden)]
     fn __spawn_all<I: Iterator<Item = Self>>(
         world: &mut World,
-        types: &[TypeIdx],
+        table: u32,
         bundles: I,
         ids: &mut Vec<EntityId>,
     ) where
@@ -75,10 +58,6 @@ pub trait Bundle: Send + Sync + 'static {
 macro_rules! tuple_bundle {
     ($($name:ident / $col:ident),+) => {
         impl<$($name: Component),+> Bundle for ($($name,)+) {
-            fn reserve(world: &mut World, additional: usize) {
-                $(world.reserve::<$name>(additional);)+
-            }
-
             #[allow(non_snake_case)]
             fn __insert(self, world: &mut World, index: u32) -> Result<(), Error> {
                 let ($($name,)+) = self;
@@ -96,28 +75,35 @@ macro_rules! tuple_bundle {
             }
 
             #[allow(non_snake_case)]
-            fn __push(self, world: &mut World, index: u32, types: &[TypeIdx]) {
+            fn __push(self, world: &mut World, table: u32) {
                 let ($($name,)+) = self;
-                let mut types = types.iter();
-                $(world.push_unchecked(index, *types.next().expect("one type per element"), $name);)+
+                let mut pos = 0;
+                $(
+                    let place = world.tables[table as usize].layout[pos];
+                    world.push_value(place, $name);
+                    pos += 1;
+                )+
+                let _ = pos;
             }
 
             #[allow(non_snake_case)]
             fn __spawn_all<It: Iterator<Item = Self>>(
                 world: &mut World,
-                types: &[TypeIdx],
+                table: u32,
                 bundles: It,
                 ids: &mut Vec<EntityId>,
             ) {
-                let mut slots = types.iter().copied();
-                $(let $col = slots.next().expect("one type per element");)+
-                world.with_columns_out(types, |world, columns| {
+                let places = world.tables[table as usize].layout.to_vec();
+                let types: Vec<TypeIdx> = places.iter().map(|p| p.ty).collect();
+                let mut places = places.into_iter();
+                $(let $col = places.next().expect("one place per element");)+
+                world.with_columns_out(&types, |world, columns| {
                     let mut columns = columns.iter_mut();
                     $(let $col = ($col, crate::storage::typed_mut::<$name>(&mut **columns.next().expect("one column per element")));)+
                     for bundle in bundles {
                         let ($($name,)+) = bundle;
-                        let id = world.spawn();
-                        $(world.push_into($col.1, id.index, $col.0, $name);)+
+                        let id = world.spawn_in(table);
+                        $(world.push_into($col.1, $col.0, $name);)+
                         ids.push(id);
                     }
                 });
@@ -151,8 +137,9 @@ impl World {
     /// ```
     pub fn spawn_with<B: Bundle>(&mut self, bundle: B) -> Result<EntityId, Error> {
         if let Some(types) = self.plan::<B>() {
-            let id = self.spawn();
-            bundle.__push(self, id.index, &types);
+            let table = self.table_for(&types);
+            let id = self.spawn_in(table);
+            bundle.__push(self, table);
             return Ok(id);
         }
         self.spawn_checked(bundle)
@@ -200,9 +187,10 @@ impl World {
         let bundles = bundles.into_iter();
         let additional = bundles.size_hint().0;
         self.reserve_entities(additional);
-        B::reserve(self, additional);
         let mut ids = Vec::with_capacity(additional);
         if let Some(types) = self.plan::<B>() {
+            let table = self.table_for(&types);
+            self.reserve_table(table, additional);
             // Checked once for the whole batch: every entity is fresh, so
             // the bundle alone decides whether the single rule holds.
             let distinct = types
@@ -210,12 +198,12 @@ impl World {
                 .enumerate()
                 .all(|(i, t)| !types[..i].contains(t));
             if distinct {
-                B::__spawn_all(self, &types, bundles, &mut ids);
+                B::__spawn_all(self, table, bundles, &mut ids);
                 return Ok(ids);
             }
             for bundle in bundles {
-                let id = self.spawn();
-                bundle.__push(self, id.index, &types);
+                let id = self.spawn_in(table);
+                bundle.__push(self, table);
                 ids.push(id);
             }
             return Ok(ids);

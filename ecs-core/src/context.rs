@@ -4,7 +4,6 @@
 use std::collections::VecDeque;
 
 use crate::entity::TypeIdx;
-use crate::storage::typed;
 use crate::world::World;
 use crate::{Bundle, Component, EntityId, Error};
 
@@ -41,28 +40,23 @@ pub struct Context<'w> {
     busy: TypeIdx,
     /// A second lent type: the typed sibling of `behaviour(with = S)`.
     lent: TypeIdx,
-    /// The running component's row: entities spawned alike keep their
-    /// components at the same row of every column, so a sibling is often
-    /// right there, and a lookup is one comparison.
-    row: u32,
 }
 
 impl<'w> Context<'w> {
-    pub(crate) fn new(world: &'w mut World, entity: u32, busy: TypeIdx, row: u32) -> Self {
+    pub(crate) fn new(world: &'w mut World, entity: u32, busy: TypeIdx) -> Self {
         let id = world.id_at(entity);
-        Self::with_id(world, id, busy, row)
+        Self::with_id(world, id, busy)
     }
 
     /// [`Context::new`] when the caller already read the entity's id.
     #[inline]
-    pub(crate) fn with_id(world: &'w mut World, id: EntityId, busy: TypeIdx, row: u32) -> Self {
+    pub(crate) fn with_id(world: &'w mut World, id: EntityId, busy: TypeIdx) -> Self {
         Context {
             world,
             entity: id.index,
             id,
             busy,
             lent: busy,
-            row,
         }
     }
 
@@ -251,23 +245,6 @@ impl<'w> Context<'w> {
         let Some(t) = self.world.type_idx::<T>() else {
             return Err(self.missing::<T>());
         };
-        let info = &self.world.types[t as usize];
-        // A single type nothing derives from: the entity's only `T` is the
-        // one at our row, if that row is the entity's.
-        if t != self.busy && t != self.lent && !info.has_descendants && !info.multiple {
-            let aligned = self.world.columns[t as usize]
-                .as_deref()
-                .is_some_and(|c| typed::<T>(c).owners.get(self.row as usize) == Some(&self.entity));
-            if aligned {
-                return Ok((
-                    crate::entity::CompRef {
-                        ty: t,
-                        row: self.row,
-                    },
-                    t,
-                ));
-            }
-        }
         let found = self.world.first_isa(self.entity, t).map(|comp| (comp, t));
         let Some((comp, t)) = found else {
             return Err(self.missing::<T>());

@@ -34,7 +34,7 @@ impl World {
         prepared.enabled = !slot.disabled;
         prepared.killed = slot.killed;
         prepared.layers = Some(self.layers_of(index));
-        for &c in slot.components.as_slice() {
+        for c in self.comps(index) {
             let clone = self
                 .ops(c.ty)
                 .clone
@@ -133,16 +133,15 @@ impl EntityMut<'_> {
             .default
             .ok_or_else(|| lacking(info_name, "`Default`"))?;
         world.check_single_ty(index, ty, info_name)?;
-        let before = world.entities[index as usize].components.len();
+        let before = world.comp_count(index);
         (world.ops(ty).push)(world, index, default());
         let mut requirements = crate::require::Requirements::default();
         (world.ops(ty).requirements)(&mut requirements);
         requirements.apply_or_take_back(world, index, before)?;
-        let added: Vec<CompRef> =
-            world.entities[index as usize].components.as_slice()[before..].to_vec();
+        let added: Vec<CompRef> = world.comps(index).skip(before).collect();
         for &c in added[1..].iter().chain(&added[..1]) {
-            world.fire(c.ty, c.row, Hook::Attach);
-            world.fire(c.ty, c.row, Hook::Enable);
+            world.fire(c, Hook::Attach);
+            world.fire(c, Hook::Enable);
         }
         Ok(())
     }

@@ -92,98 +92,31 @@ impl fmt::Display for EntityId {
 /// Index of a component type inside one world's type table.
 pub(crate) type TypeIdx = u32;
 
-/// Where one component of an entity lives: its concrete type's column and row.
+/// Where one component of an entity lives: its concrete type, the segment of
+/// that type's column that belongs to the entity's table, and the entity's
+/// row in that table. Computed from the entity's slot on demand; valid until
+/// the entity's structure changes (a component added or removed moves every
+/// component of the entity to another table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[doc(hidden)]
 pub struct CompRef {
     pub(crate) ty: TypeIdx,
+    pub(crate) seg: u32,
     pub(crate) row: u32,
 }
 
-const INLINE: usize = 4;
-
-/// An entity's components in insertion order.
-///
-/// Most entities hold a handful of components, so the first four live inline
-/// and a lookup touches one cache line with no pointer to chase.
-#[derive(Debug, Clone)]
-pub(crate) enum CompList {
-    Inline { len: u8, items: [CompRef; INLINE] },
-    Heap(Vec<CompRef>),
-}
-
-impl Default for CompList {
-    fn default() -> Self {
-        CompList::Inline {
-            len: 0,
-            items: [CompRef { ty: 0, row: 0 }; INLINE],
-        }
-    }
-}
-
-impl CompList {
-    #[inline]
-    pub fn as_slice(&self) -> &[CompRef] {
-        match self {
-            CompList::Inline { len, items } => &items[..*len as usize],
-            CompList::Heap(v) => v,
-        }
-    }
-
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [CompRef] {
-        match self {
-            CompList::Inline { len, items } => &mut items[..*len as usize],
-            CompList::Heap(v) => v,
-        }
-    }
-
-    #[inline]
-    pub fn push(&mut self, c: CompRef) {
-        match self {
-            CompList::Inline { len, items } if (*len as usize) < INLINE => {
-                items[*len as usize] = c;
-                *len += 1;
-            }
-            CompList::Inline { items, .. } => {
-                let mut v = Vec::with_capacity(INLINE * 2);
-                v.extend_from_slice(items);
-                v.push(c);
-                *self = CompList::Heap(v);
-            }
-            CompList::Heap(v) => v.push(c),
-        }
-    }
-
-    /// Removes the entry at `pos`, keeping the others in order.
-    pub fn remove(&mut self, pos: usize) -> CompRef {
-        match self {
-            CompList::Inline { len, items } => {
-                let c = items[pos];
-                items.copy_within(pos + 1..*len as usize, pos);
-                *len -= 1;
-                c
-            }
-            CompList::Heap(v) => v.remove(pos),
-        }
-    }
-
-    pub fn pop(&mut self) -> Option<CompRef> {
-        let len = self.as_slice().len();
-        (len > 0).then(|| self.remove(len - 1))
-    }
-
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.as_slice().len()
-    }
-}
-
 /// One slot of the entity table.
+///
+/// An entity's components live in one table (see [`crate::table`]): the
+/// slot only says which table and which row, so bookkeeping costs the same
+/// 16 bytes however many components the entity holds.
 #[derive(Debug, Default)]
 pub(crate) struct EntitySlot {
-    pub components: CompList,
     pub generation: u32,
+    /// The entity's table (its component layout).
+    pub table: u32,
+    /// The entity's row in that table, shared by all its components.
+    pub row: u32,
     pub alive: bool,
     /// Disabled as a whole: skipped by updates and active-only lookups.
     pub disabled: bool,

@@ -169,7 +169,7 @@ impl<'w> EntityRef<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn len(&self) -> usize {
-        self.world.entities[self.id.index as usize].components.len()
+        self.world.comp_count(self.id.index)
     }
 
     /// `true` when the entity holds no component.

@@ -215,7 +215,7 @@ impl World {
         let meta = self.columns[comp.ty as usize]
             .as_deref()
             .expect("a stored component has a column")
-            .meta(comp.row);
+            .meta(comp.seg, comp.row);
         let id = InstanceId {
             ty: comp.ty,
             serial: meta & SERIAL_MASK,
@@ -229,9 +229,7 @@ impl World {
         index: u32,
         instance: InstanceId,
     ) -> Option<(usize, CompRef)> {
-        let list = self.entities[index as usize].components.as_slice();
-        list.iter()
-            .copied()
+        self.comps(index)
             .enumerate()
             .find(|(_, c)| c.ty == instance.ty && self.instance_of(*c).0 == instance)
     }
@@ -252,10 +250,10 @@ impl World {
     pub(crate) fn view_as<T: Component>(&self, comp: CompRef, t: TypeIdx) -> Option<&T> {
         let column = self.columns[comp.ty as usize].as_deref()?;
         if comp.ty == t {
-            typed::<T>(column).data.get(comp.row as usize)
+            Some(typed::<T>(column).get(comp.seg, comp.row))
         } else {
             column
-                .upcast_ref(comp.row, TypeId::of::<T>())?
+                .upcast_ref(comp.seg, comp.row, TypeId::of::<T>())?
                 .downcast_ref()
         }
     }
@@ -269,10 +267,10 @@ impl World {
     ) -> Option<&mut T> {
         let column = self.columns[comp.ty as usize].as_deref_mut()?;
         if comp.ty == t {
-            typed_mut::<T>(column).data.get_mut(comp.row as usize)
+            Some(typed_mut::<T>(column).get_mut(comp.seg, comp.row))
         } else {
             column
-                .upcast_mut(comp.row, TypeId::of::<T>())?
+                .upcast_mut(comp.seg, comp.row, TypeId::of::<T>())?
                 .downcast_mut()
         }
     }
@@ -321,12 +319,9 @@ impl World {
     fn handles_of<T: Component>(&self, index: u32) -> impl Iterator<Item = Handle<T>> + '_ {
         let t = self.type_idx::<T>();
         let entity = self.id_at(index);
-        self.entities[index as usize]
-            .components
-            .as_slice()
-            .iter()
+        self.comps(index)
             .filter(move |c| t.is_some_and(|t| self.types[c.ty as usize].is_a(c.ty, t)))
-            .map(move |&c| Handle {
+            .map(move |c| Handle {
                 entity,
                 instance: self.instance_of(c).0,
                 _marker: PhantomData,
@@ -334,21 +329,17 @@ impl World {
     }
 
     fn component_infos(&self, index: u32) -> impl Iterator<Item = ComponentInfo<'_>> + '_ {
-        self.entities[index as usize]
-            .components
-            .as_slice()
-            .iter()
-            .map(move |&c| {
-                let (instance, enabled) = self.instance_of(c);
-                ComponentInfo {
-                    key: self.types[c.ty as usize].key,
-                    instance,
-                    enabled,
-                    value: self.columns[c.ty as usize]
-                        .as_deref()
-                        .and_then(|column| column.debug(c.row)),
-                }
-            })
+        self.comps(index).map(move |c| {
+            let (instance, enabled) = self.instance_of(c);
+            ComponentInfo {
+                key: self.types[c.ty as usize].key,
+                instance,
+                enabled,
+                value: self.columns[c.ty as usize]
+                    .as_deref()
+                    .and_then(|column| column.debug(c.seg, c.row)),
+            }
+        })
     }
 }
 

@@ -159,6 +159,7 @@ mod save;
 mod search;
 mod state;
 mod storage;
+mod table;
 mod world;
 
 pub use behaviour::{Behaviour, UpdateOrder, UpdateWith};

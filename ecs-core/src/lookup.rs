@@ -6,6 +6,7 @@ use std::any::TypeId;
 use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
 use crate::storage::{typed, typed_mut};
+use crate::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
 
@@ -13,7 +14,7 @@ impl World {
     /// Position in the entity's list of the first component that is-a `t`.
     #[inline]
     pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
-        let list = self.entities[index as usize].components.as_slice();
+        let list = self.layout_of(index);
         let info = &self.types[t as usize];
         if info.has_descendants {
             let bits = &info.descendant_bits[..];
@@ -26,16 +27,20 @@ impl World {
     /// The entity's first component that is-a `t`.
     #[inline]
     pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
-        let list = self.entities[index as usize].components.as_slice();
+        let slot = &self.entities[index as usize];
+        let list = &self.tables[slot.table as usize].layout;
         let info = &self.types[t as usize];
-        if info.has_descendants {
+        let place = if info.has_descendants {
             let bits = &info.descendant_bits[..];
-            list.iter()
-                .find(|c| crate::world::has_bit(bits, c.ty))
-                .copied()
+            list.iter().find(|c| crate::world::has_bit(bits, c.ty))
         } else {
-            list.iter().find(|c| c.ty == t).copied()
-        }
+            list.iter().find(|c| c.ty == t)
+        }?;
+        Some(CompRef {
+            ty: place.ty,
+            seg: place.seg,
+            row: slot.row,
+        })
     }
 
     #[inline]
@@ -56,21 +61,20 @@ impl World {
     pub(crate) fn find_all<T: Component>(&self, index: u32) -> impl Iterator<Item = &T> + '_ {
         let t = self.type_idx::<T>();
         let list = match t {
-            Some(_) => self.entities[index as usize].components.as_slice(),
-            None => &[],
+            Some(_) => self.comps(index),
+            None => self.comps_none(),
         };
         // `T`'s own column, downcast once for all its rows.
         let own = t
             .and_then(|t| self.columns[t as usize].as_deref())
             .map(typed::<T>);
         let bits = t.map_or(&[][..], |t| &self.types[t as usize].descendant_bits[..]);
-        list.iter()
-            .filter(move |c| crate::world::has_bit(bits, c.ty))
+        list.filter(move |c| crate::world::has_bit(bits, c.ty))
             .filter_map(move |c| match own {
-                Some(own) if Some(c.ty) == t => own.data.get(c.row as usize),
+                Some(own) if Some(c.ty) == t => Some(own.get(c.seg, c.row)),
                 _ => self.columns[c.ty as usize]
                     .as_deref()?
-                    .upcast_ref(c.row, TypeId::of::<T>())?
+                    .upcast_ref(c.seg, c.row, TypeId::of::<T>())?
                     .downcast_ref(),
             })
     }
@@ -80,24 +84,22 @@ impl World {
         let Some(t) = self.type_idx::<T>() else {
             return Vec::new();
         };
-        // (type, row, position in insertion order), grouped by column.
-        let mut wanted: Vec<(TypeIdx, u32, usize)> = self.entities[index as usize]
-            .components
-            .as_slice()
-            .iter()
+        // (type, segment, row, position in insertion order), grouped by column.
+        let mut wanted: Vec<(TypeIdx, u32, u32, usize)> = self
+            .comps(index)
             .filter(|c| self.types[c.ty as usize].is_a(c.ty, t))
             .enumerate()
-            .map(|(pos, c)| (c.ty, c.row, pos))
+            .map(|(pos, c)| (c.ty, c.seg, c.row, pos))
             .collect();
         wanted.sort_unstable();
         let mut found: Vec<(usize, &mut dyn std::any::Any)> = Vec::with_capacity(wanted.len());
-        let mut rows: Vec<(u32, usize)> = Vec::new();
+        let mut rows: Vec<(u32, u32, usize)> = Vec::new();
         let mut next = 0;
         for (ty, column) in self.columns.iter_mut().enumerate() {
             let ty = ty as TypeIdx;
             rows.clear();
             while next < wanted.len() && wanted[next].0 == ty {
-                rows.push((wanted[next].1, wanted[next].2));
+                rows.push((wanted[next].1, wanted[next].2, wanted[next].3));
                 next += 1;
             }
             if let (false, Some(column)) = (rows.is_empty(), column.as_deref_mut()) {
@@ -111,87 +113,75 @@ impl World {
             .collect()
     }
 
-    /// Adds `value` to the live entity in slot `index` with its required
-    /// components (all or nothing), then fires the new components' attach and
-    /// enable hooks: required components first, `C` last, so `C`'s
-    /// `on_attach` sees its requirements.
+    /// Adds `value` (and what it requires) to entity `index`, firing the
+    /// attach and enable hooks of everything added: requirements first, then
+    /// the component itself.
     pub(crate) fn insert<C: Component>(&mut self, index: u32, value: C) -> Result<&mut C, Error> {
-        let before = self.entities[index as usize].components.len();
-        let comp = self.insert_inner(index, value)?;
-        let added = &self.entities[index as usize].components.as_slice()[before..];
-        if added.iter().any(|c| self.has_hooks(c.ty)) {
-            // Hooks cannot add or remove components, so this copy stays true.
-            let added = added.to_vec();
+        let before = self.comp_count(index);
+        self.insert_inner(index, value)?;
+        if self.comps(index).skip(before).any(|c| self.has_hooks(c.ty)) {
+            // Hooks cannot add or remove components, so these stay true.
+            let added: Vec<CompRef> = self.comps(index).skip(before).collect();
             for &c in added[1..].iter().chain(&added[..1]) {
-                self.fire(c.ty, c.row, Hook::Attach);
-                self.fire(c.ty, c.row, Hook::Enable);
+                self.fire(c, Hook::Attach);
+                self.fire(c, Hook::Enable);
             }
         }
+        let comp = self.comp_at(index, before);
         let column =
             typed_mut::<C>(&mut **self.columns[comp.ty as usize].as_mut().expect("registered"));
-        Ok(&mut column.data[comp.row as usize])
+        Ok(column.get_mut(comp.seg, comp.row))
     }
 
-    /// [`World::insert`] without hooks; returns where `C` went.
-    pub(crate) fn insert_inner<C: Component>(
-        &mut self,
-        index: u32,
-        value: C,
-    ) -> Result<CompRef, Error> {
+    /// [`World::insert`] without hooks: checks the single rule, appends the
+    /// component at position `before` (the entity's old length) and then its
+    /// requirements; on error nothing is left added.
+    pub(crate) fn insert_inner<C: Component>(&mut self, index: u32, value: C) -> Result<(), Error> {
         let ty = self.register::<C>();
         self.check_single::<C>(index, ty)?;
-        let info = &mut self.types[ty as usize];
-        let serial = info.next_serial;
-        info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
-        let column = typed_mut::<C>(&mut **self.columns[ty as usize].as_mut().expect("registered"));
-        let row = column.push(index, serial, value);
-        let list = &mut self.entities[index as usize].components;
-        let before = list.len();
-        list.push(CompRef { ty, row });
+        let before = self.comp_count(index);
+        self.append(index, ty, value);
 
         let mut requirements = crate::require::Requirements::default();
         C::__requirements(&mut requirements);
-        requirements.apply_or_take_back(self, index, before)?;
-        Ok(CompRef { ty, row })
+        requirements.apply_or_take_back(self, index, before)
     }
 
-    /// Appends `value` to its column and to the entity's list; the caller
-    /// has checked the single rule. Returns the row.
+    /// Appends `value` (of registered concrete type `ty`) to entity `index`
+    /// without checks: the entity moves to the table with `ty` appended.
     #[inline]
-    pub(crate) fn push_unchecked<C: Component>(
-        &mut self,
-        index: u32,
-        ty: TypeIdx,
-        value: C,
-    ) -> u32 {
-        let info = &mut self.types[ty as usize];
-        let serial = info.next_serial;
-        info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
-        let column = typed_mut::<C>(&mut **self.columns[ty as usize].as_mut().expect("registered"));
-        let row = column.push(index, serial, value);
-        self.entities[index as usize]
-            .components
-            .push(CompRef { ty, row });
-        row
+    pub(crate) fn append<C: Component>(&mut self, index: u32, ty: TypeIdx, value: C) {
+        let to = self.table_adding(self.entities[index as usize].table, ty);
+        self.relocate(index, to, None);
+        let place = *self.tables[to as usize]
+            .layout
+            .last()
+            .expect("the new table holds the appended type");
+        self.push_value(place, value);
     }
 
-    /// [`World::push_unchecked`] into a column the caller holds (taken out
-    /// of the world for a batch).
+    /// Pushes `value` onto segment `place` with a fresh serial.
+    #[inline]
+    pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) {
+        let column = typed_mut::<C>(
+            &mut **self.columns[place.ty as usize]
+                .as_mut()
+                .expect("registered"),
+        );
+        let info = &mut self.types[place.ty as usize];
+        column.push(place.seg, info.take_serial(), value);
+    }
+
+    /// [`World::push_value`] onto a column the caller holds.
     #[inline]
     pub(crate) fn push_into<C: Component>(
         &mut self,
         column: &mut crate::storage::Column<C>,
-        index: u32,
-        ty: TypeIdx,
+        place: Place,
         value: C,
     ) {
-        let info = &mut self.types[ty as usize];
-        let serial = info.next_serial;
-        info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
-        let row = column.push(index, serial, value);
-        self.entities[index as usize]
-            .components
-            .push(CompRef { ty, row });
+        let serial = self.types[place.ty as usize].take_serial();
+        column.push(place.seg, serial, value);
     }
 
     /// Whether adding a component of `ty` is just a push: no requirements,
@@ -225,7 +215,7 @@ impl World {
         let chain = std::iter::once(ty).chain(info.ancestors.iter().copied());
         for single in chain.filter(|&k| !self.types[k as usize].multiple) {
             if let Some(pos) = self.position_of(index, single) {
-                let existing = self.entities[index as usize].components.as_slice()[pos].ty;
+                let existing = self.layout_of(index)[pos].ty;
                 return Err(Error::Duplicate {
                     entity: self.id_at(index),
                     adding,
@@ -240,13 +230,10 @@ impl World {
     /// Removes the first component whose concrete type is exactly `T`.
     pub(crate) fn remove_exact<T: Component>(&mut self, index: u32) -> Option<T> {
         let t = self.type_idx::<T>()?;
-        let list = &self.entities[index as usize].components;
-        let pos = list.as_slice().iter().position(|c| c.ty == t)?;
-        let comp = list.as_slice()[pos];
+        let pos = self.layout_of(index).iter().position(|c| c.ty == t)?;
         // Hooks run first, while the component is still attached; they
         // cannot change the entity's structure, so `pos` stays valid.
-        self.fire_removal_hooks(&[comp]);
-        self.entities[index as usize].components.remove(pos);
-        Some(self.take_row::<T>(comp))
+        self.fire_removal_hooks(&[self.comp_at(index, pos)]);
+        Some(self.take_at::<T>(index, pos))
     }
 }

@@ -6,7 +6,7 @@ use std::any::{Any, TypeId};
 
 use crate::behaviour::with_column_out;
 use crate::context::Context;
-use crate::entity::TypeIdx;
+use crate::entity::CompRef;
 use crate::storage::DISABLED;
 use crate::world::World;
 use crate::{Component, EntityId, Error};
@@ -80,7 +80,7 @@ pub trait DeclaresReceive<M> {}
 /// The entry point delivering one message type to one component type.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
-pub struct ReceiverFn(fn(&mut World, TypeIdx, u32, &dyn Any));
+pub struct ReceiverFn(fn(&mut World, u32, CompRef, &dyn Any));
 
 impl ReceiverFn {
     /// Delivers `M` to `C`.
@@ -89,14 +89,20 @@ impl ReceiverFn {
     }
 }
 
-fn deliver<C: Receive<M>, M: 'static>(world: &mut World, ty: TypeIdx, row: u32, message: &dyn Any) {
+fn deliver<C: Receive<M>, M: 'static>(
+    world: &mut World,
+    owner: u32,
+    comp: CompRef,
+    message: &dyn Any,
+) {
     let Some(message) = message.downcast_ref::<M>() else {
         return;
     };
-    with_column_out::<C, _>(world, ty, |world, column| {
-        let owner = column.owners[row as usize];
-        let mut ctx = Context::new(world, owner, ty, row);
-        column.data[row as usize].receive(message, &mut ctx);
+    with_column_out::<C, _>(world, comp.ty, |world, column| {
+        let mut ctx = Context::new(world, owner, comp.ty);
+        column
+            .get_mut(comp.seg, comp.row)
+            .receive(message, &mut ctx);
     });
 }
 
@@ -233,16 +239,16 @@ impl World {
             }
             // Receivers cannot add or remove components (changes are
             // queued), so positions stay valid while we walk the list.
-            for pos in 0..self.entities[index as usize].components.len() {
-                let c = self.entities[index as usize].components.as_slice()[pos];
+            for pos in 0..self.comp_count(index) {
+                let c = self.comp_at(index, pos);
                 let Some(receiver) = table[c.ty as usize] else {
                     continue;
                 };
                 let enabled = self.columns[c.ty as usize]
                     .as_deref()
-                    .is_some_and(|column| column.meta(c.row) & DISABLED == 0);
+                    .is_some_and(|column| column.meta(c.seg, c.row) & DISABLED == 0);
                 if enabled {
-                    (receiver.0)(self, c.ty, c.row, message);
+                    (receiver.0)(self, index, c, message);
                     handled += 1;
                 }
             }

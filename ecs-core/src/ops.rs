@@ -74,7 +74,7 @@ fn push_boxed<T: Component>(world: &mut World, index: u32, value: BoxedComponent
         .downcast::<T>()
         .expect("a boxed component is pushed through its own type's ops");
     let ty = world.register::<T>();
-    world.push_unchecked(index, ty, value);
+    world.append(index, ty, value);
 }
 
 fn default_boxed<T: Component + Default>() -> BoxedComponent {
@@ -85,7 +85,7 @@ fn clone_boxed<T: Component + Clone>(world: &World, comp: CompRef) -> BoxedCompo
     let column = world.columns[comp.ty as usize]
         .as_deref()
         .expect("a stored component has a column");
-    Box::new(typed::<T>(column).data[comp.row as usize].clone())
+    Box::new(typed::<T>(column).get(comp.seg, comp.row).clone())
 }
 
 fn serialize_row<T: Component + Serialize>(
@@ -95,7 +95,7 @@ fn serialize_row<T: Component + Serialize>(
     let column = world.columns[comp.ty as usize]
         .as_deref()
         .expect("a stored component has a column");
-    serde_json::to_value(&typed::<T>(column).data[comp.row as usize]).map_err(|e| e.to_string())
+    serde_json::to_value(typed::<T>(column).get(comp.seg, comp.row)).map_err(|e| e.to_string())
 }
 
 fn deserialize_value<T: DeserializeOwned>(data: &serde_json::Value) -> Result<T, DataErrorParts> {
@@ -128,7 +128,7 @@ fn deserialize_push<T: Component + DeserializeOwned>(
     data: &serde_json::Value,
 ) -> Result<(), DataErrorParts> {
     let value = deserialize_value::<T>(data)?;
-    world.push_unchecked(index, ty, value);
+    world.append(index, ty, value);
     Ok(())
 }
 

@@ -1,22 +1,77 @@
 //! Pairs of components on the same entity: the join every per-type update
-//! needs (`Position += Velocity`).
+//! needs (`Position += Velocity`). Entities of one table hold their
+//! components at the same row of each of its segments, so a pair loop finds
+//! `B`'s segment once per table and zips two slices.
 
 use std::any::TypeId;
 use std::marker::PhantomData;
 
 use crate::entity::{EntitySlot, TypeIdx};
-use crate::storage::{typed, typed_mut, Column, ErasedColumn};
+use crate::storage::{typed, typed_mut, ErasedColumn, Segment};
+use crate::table::Table;
 use crate::world::{TypeInfo, World};
 use crate::{Component, ComponentKey, EntityId, Error};
 
 type Columns = [Option<Box<dyn ErasedColumn>>];
 
+/// Where a table keeps the first component that is-a `B`.
+fn first_isa(table: &Table, types: &[TypeInfo], b: TypeIdx) -> Option<(TypeIdx, u32)> {
+    table
+        .layout
+        .iter()
+        .find(|p| types[p.ty as usize].is_a(p.ty, b))
+        .map(|p| (p.ty, p.seg))
+}
+
+/// `A`'s column, split from every other column.
+struct Split<'w> {
+    own: &'w mut dyn ErasedColumn,
+    before: &'w mut Columns,
+    after: &'w mut Columns,
+}
+
+fn split_columns(columns: &mut Columns, a: TypeIdx) -> Option<Split<'_>> {
+    let (before, rest) = columns.split_at_mut(a as usize);
+    let (own, after) = rest.split_first_mut().expect("index in range");
+    Some(Split {
+        own: own.as_deref_mut()?,
+        before,
+        after,
+    })
+}
+
+/// The column of `ty` among the ones split from `a`'s.
+fn other_mut<'c>(
+    before: &'c mut Columns,
+    after: &'c mut Columns,
+    a: TypeIdx,
+    ty: TypeIdx,
+) -> Option<&'c mut dyn ErasedColumn> {
+    match ty.cmp(&a) {
+        std::cmp::Ordering::Less => before[ty as usize].as_deref_mut(),
+        std::cmp::Ordering::Equal => None,
+        std::cmp::Ordering::Greater => after[(ty - a - 1) as usize].as_deref_mut(),
+    }
+}
+
+fn check_pair<A: Component, B: Component>() -> Result<(), Error> {
+    let conflict =
+        A::is_derived_from(ComponentKey::of::<B>()) || B::is_derived_from(ComponentKey::of::<A>());
+    if conflict {
+        return Err(Error::ConflictingAccess {
+            first: A::NAME,
+            second: B::NAME,
+        });
+    }
+    Ok(())
+}
+
 impl World {
     /// Every entity holding a component of exactly type `A` and one that
     /// is-a `B`: yields `A` mutably and the first `B` of that entity.
     ///
-    /// When both columns were filled in the same entity order (entities
-    /// spawned alike), rows line up and the lookup of `B` is one comparison.
+    /// `B` is found once per table (entities holding the same component
+    /// types share one), not once per entity.
     ///
     /// # Errors
     /// [`Error::ConflictingAccess`] when `A` is-a `B` or `B` is-a `A`: the
@@ -42,51 +97,47 @@ impl World {
     pub fn iter_pairs_mut<A: Component, B: Component>(
         &mut self,
     ) -> Result<PairsMut<'_, A, B>, Error> {
-        let conflict = A::is_derived_from(crate::ComponentKey::of::<B>())
-            || B::is_derived_from(crate::ComponentKey::of::<A>());
-        if conflict {
-            return Err(Error::ConflictingAccess {
-                first: A::NAME,
-                second: B::NAME,
-            });
-        }
+        check_pair::<A, B>()?;
         let (a, b) = (self.type_idx::<A>(), self.type_idx::<B>());
         let world = self.tag();
         let World {
             entities,
             types,
             columns,
+            tables,
             ..
         } = self;
-        let (Some(a), Some(b)) = (a, b) else {
-            return Ok(PairsMut::empty(world, entities, types));
-        };
-        let (before, rest) = columns.split_at_mut(a as usize);
-        let (own, after) = rest.split_first_mut().expect("index in range");
-        let Some(own) = own.as_deref_mut() else {
-            return Ok(PairsMut::empty(world, entities, types));
-        };
-        let own = typed_mut::<A>(own);
-        let b_exact = match b.cmp(&a) {
-            std::cmp::Ordering::Less => before[b as usize].as_deref(),
-            _ => after[(b - a - 1) as usize].as_deref(),
-        };
-        let b_aligned = (!types[b as usize].has_descendants)
-            .then_some(b_exact)
-            .flatten()
-            .map(typed::<B>);
-        Ok(PairsMut {
+        let tables: &[Table] = tables;
+        let empty = || PairsMut {
             world,
-            owners: &own.owners,
-            data: own.data.iter_mut(),
-            row: 0,
+            segs: [].iter_mut(),
+            current: None,
             entities,
             types,
-            before,
-            after,
+            tables,
+            before: &[],
+            after: &[],
+            a: 0,
+            b: 0,
+            _marker: PhantomData,
+        };
+        let (Some(a), Some(b)) = (a, b) else {
+            return Ok(empty());
+        };
+        let Some(split) = split_columns(columns, a) else {
+            return Ok(empty());
+        };
+        Ok(PairsMut {
+            world,
+            segs: typed_mut::<A>(split.own).segs.iter_mut(),
+            current: None,
+            entities,
+            types,
+            tables,
+            before: split.before,
+            after: split.after,
             a,
             b,
-            b_aligned,
             _marker: PhantomData,
         })
     }
@@ -94,8 +145,8 @@ impl World {
     /// Calls `f` with `A` and the first component that is-a `B`, both
     /// mutable, for every entity holding a component of exactly type `A` and
     /// one that is-a `B`; returns how many entities were visited. The
-    /// fastest per-type loop: when the two columns line up (entities spawned
-    /// alike) it is a plain zip of two slices. Use
+    /// fastest per-type loop: for each table holding both, a plain zip of two
+    /// slices. Use
     /// [`World::iter_pairs_mut`] when the entity ids are needed.
     ///
     /// # Errors
@@ -122,69 +173,46 @@ impl World {
         B: Component,
         F: FnMut(&mut A, &mut B),
     {
-        let Some(split) = self.split_pair::<A, B>()? else {
+        check_pair::<A, B>()?;
+        let (Some(a), Some(b)) = (self.type_idx::<A>(), self.type_idx::<B>()) else {
             return Ok(0);
         };
-        let SplitPair {
-            a_column,
-            b_access,
-            entities,
+        let World {
             types,
-            b,
+            columns,
+            tables,
+            ..
+        } = self;
+        let Some(split) = split_columns(columns, a) else {
+            return Ok(0);
+        };
+        let Split {
+            own, before, after, ..
         } = split;
         let mut visited = 0;
-        let len = a_column.data.len();
-        let mut others = match b_access {
-            BAccess::Search(others) => others,
-            BAccess::Exact(None) => return Ok(0),
-            BAccess::Exact(Some(b_column))
-                if b_column.owners.get(..len) == Some(&a_column.owners) =>
-            {
-                // Rows line up: one comparison of the owner lists, then a zip.
-                for (a, b) in a_column.data.iter_mut().zip(&mut b_column.data) {
+        for seg in &mut typed_mut::<A>(own).segs {
+            let Some((bty, bseg)) = first_isa(&tables[seg.table as usize], types, b) else {
+                continue;
+            };
+            let Some(column) = other_mut(before, after, a, bty) else {
+                continue;
+            };
+            if bty == b {
+                let bs = &mut typed_mut::<B>(column).segs[bseg as usize].data;
+                for (a, b) in seg.data.iter_mut().zip(bs.iter_mut()) {
                     f(a, b);
                 }
-                return Ok(len);
-            }
-            BAccess::Exact(Some(b_column)) => {
-                let a_rows = a_column.data.iter_mut().zip(&a_column.owners);
-                for (row, (a, &owner)) in a_rows.enumerate() {
-                    let b_row = if b_column.owners.get(row) == Some(&owner) {
-                        Some(row)
-                    } else {
-                        entities[owner as usize]
-                            .components
-                            .as_slice()
-                            .iter()
-                            .find(|c| c.ty == b)
-                            .map(|c| c.row as usize)
-                    };
-                    if let Some(b_row) = b_row {
-                        f(a, &mut b_column.data[b_row]);
+                visited += seg.data.len();
+            } else {
+                for (row, a) in seg.data.iter_mut().enumerate() {
+                    let found = column
+                        .upcast_mut(bseg, row as u32, TypeId::of::<B>())
+                        .and_then(|any| any.downcast_mut::<B>());
+                    if let Some(found) = found {
+                        f(a, found);
                         visited += 1;
                     }
                 }
-                return Ok(visited);
-            }
-        };
-        for (a, &owner) in a_column.data.iter_mut().zip(&a_column.owners) {
-            let list = entities[owner as usize].components.as_slice();
-            let Some(comp) = list.iter().find(|c| types[c.ty as usize].is_a(c.ty, b)) else {
-                continue;
-            };
-            let Some(column) = others.column_mut(comp.ty) else {
-                continue;
-            };
-            let found = if comp.ty == b {
-                typed_mut::<B>(column).data.get_mut(comp.row as usize)
-            } else {
-                column
-                    .upcast_mut(comp.row, TypeId::of::<B>())
-                    .and_then(|any| any.downcast_mut::<B>())
-            };
-            if let Some(found) = found {
-                f(a, found);
-                visited += 1;
             }
         }
         Ok(visited)
@@ -192,10 +220,10 @@ impl World {
 
     /// [`World::for_each_pair_mut`] spread over the machine's cores.
     ///
-    /// Runs in parallel when the rows of `A` and `B` line up (entities that
-    /// were spawned alike, e.g. with [`World::spawn_batch`]) and no type
-    /// derives from `B`; otherwise it runs on the calling thread. Entities
-    /// are visited in an unspecified order.
+    /// Each table large enough to share out is split into one chunk per
+    /// core, when the table holds exactly `B` (not a type derived from it)
+    /// and only one `A`; the rest runs on the calling thread. Entities are
+    /// visited in an unspecified order.
     ///
     /// # Errors
     /// [`Error::ConflictingAccess`] when `A` is-a `B` or `B` is-a `A`.
@@ -219,133 +247,71 @@ impl World {
         B: Component,
         F: Fn(&mut A, &mut B) + Sync,
     {
+        check_pair::<A, B>()?;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        {
-            let Some(split) = self.split_pair::<A, B>()? else {
-                return Ok(0);
-            };
-            let SplitPair {
-                a_column, b_access, ..
-            } = split;
-            let b_exact = match b_access {
-                BAccess::Exact(column) => column,
-                BAccess::Search(_) => None,
-            };
-            let len = a_column.data.len();
-            let aligned = b_exact
-                .as_ref()
-                .is_some_and(|b| b.owners.len() >= len && b.owners[..len] == a_column.owners[..]);
-            if let (true, true, Some(b_column)) =
-                (aligned, threads > 1 && len >= 2 * threads, b_exact)
-            {
-                let chunk = len.div_ceil(threads);
-                let f = &f;
-                std::thread::scope(|scope| {
-                    let a_chunks = a_column.data.chunks_mut(chunk);
-                    let b_chunks = b_column.data[..len].chunks_mut(chunk);
-                    for (a, b) in a_chunks.zip(b_chunks) {
-                        scope.spawn(move || {
-                            for (a, b) in a.iter_mut().zip(b) {
-                                f(a, b);
-                            }
-                        });
-                    }
-                });
-                return Ok(len);
-            }
-        }
-        self.for_each_pair_mut(f)
-    }
-
-    /// Borrows `A`'s column mutably beside everything needed to find `B`;
-    /// `None` when either type has no components in this world.
-    fn split_pair<A: Component, B: Component>(
-        &mut self,
-    ) -> Result<Option<SplitPair<'_, A, B>>, Error> {
-        let conflict = A::is_derived_from(ComponentKey::of::<B>())
-            || B::is_derived_from(ComponentKey::of::<A>());
-        if conflict {
-            return Err(Error::ConflictingAccess {
-                first: A::NAME,
-                second: B::NAME,
-            });
-        }
         let (Some(a), Some(b)) = (self.type_idx::<A>(), self.type_idx::<B>()) else {
-            return Ok(None);
+            return Ok(0);
         };
         let World {
-            entities,
             types,
             columns,
+            tables,
             ..
         } = self;
-        let (before, rest) = columns.split_at_mut(a as usize);
-        let (own, after) = rest.split_first_mut().expect("index in range");
-        let Some(own) = own.as_deref_mut() else {
-            return Ok(None);
+        let Some(split) = split_columns(columns, a) else {
+            return Ok(0);
         };
-        let others = OtherColumns { before, after, a };
-        let b_access = if types[b as usize].has_descendants {
-            BAccess::Search(others)
-        } else {
-            BAccess::Exact(others.into_column(b).map(typed_mut::<B>))
-        };
-        Ok(Some(SplitPair {
-            a_column: typed_mut::<A>(own),
-            b_access,
-            entities,
-            types,
-            b,
-        }))
-    }
-}
-
-/// `A`'s column borrowed mutably, every other column beside it.
-struct SplitPair<'w, A, B> {
-    a_column: &'w mut Column<A>,
-    b_access: BAccess<'w, B>,
-    entities: &'w [EntitySlot],
-    types: &'w [TypeInfo],
-    b: TypeIdx,
-}
-
-/// Where components that are-a `B` can be.
-enum BAccess<'w, B> {
-    /// No type derives from `B`: only `B`'s own column (if it has one).
-    Exact(Option<&'w mut Column<B>>),
-    /// Any column of a type derived from `B`.
-    Search(OtherColumns<'w>),
-}
-
-/// Every column except `a`'s, which is borrowed elsewhere.
-struct OtherColumns<'w> {
-    before: &'w mut Columns,
-    after: &'w mut Columns,
-    a: TypeIdx,
-}
-
-impl<'w> OtherColumns<'w> {
-    fn slot(&mut self, ty: TypeIdx) -> Option<&mut Option<Box<dyn ErasedColumn>>> {
-        match ty.cmp(&self.a) {
-            std::cmp::Ordering::Less => Some(&mut self.before[ty as usize]),
-            std::cmp::Ordering::Equal => None,
-            std::cmp::Ordering::Greater => Some(&mut self.after[(ty - self.a - 1) as usize]),
+        let Split {
+            own, before, after, ..
+        } = split;
+        let mut visited = 0;
+        for seg in &mut typed_mut::<A>(own).segs {
+            let table = &tables[seg.table as usize];
+            let Some((bty, bseg)) = first_isa(table, types, b) else {
+                continue;
+            };
+            let Some(column) = other_mut(before, after, a, bty) else {
+                continue;
+            };
+            let single_a = table.layout.iter().filter(|p| p.ty == a).count() == 1;
+            let len = seg.data.len();
+            if bty == b && single_a && threads > 1 && len >= 2 * threads {
+                let bs = &mut typed_mut::<B>(column).segs[bseg as usize].data;
+                par_zip(&mut seg.data, bs, threads, &f);
+                visited += len;
+                continue;
+            }
+            for (row, a) in seg.data.iter_mut().enumerate() {
+                let found = column
+                    .upcast_mut(bseg, row as u32, TypeId::of::<B>())
+                    .and_then(|any| any.downcast_mut::<B>());
+                if let Some(found) = found {
+                    f(a, found);
+                    visited += 1;
+                }
+            }
         }
+        Ok(visited)
     }
+}
 
-    fn column_mut(&mut self, ty: TypeIdx) -> Option<&mut dyn ErasedColumn> {
-        self.slot(ty)?.as_deref_mut()
-    }
-
-    /// Gives up the other columns for `ty`'s alone, for the whole of `'w`.
-    fn into_column(self, ty: TypeIdx) -> Option<&'w mut dyn ErasedColumn> {
-        let slot = match ty.cmp(&self.a) {
-            std::cmp::Ordering::Less => &mut self.before[ty as usize],
-            std::cmp::Ordering::Equal => return None,
-            std::cmp::Ordering::Greater => &mut self.after[(ty - self.a - 1) as usize],
-        };
-        slot.as_deref_mut()
-    }
+/// Calls `f` on each pair of `a` and `b` (equally long), one chunk per thread.
+fn par_zip<A: Send, B: Send>(
+    a: &mut [A],
+    b: &mut [B],
+    threads: usize,
+    f: &(impl Fn(&mut A, &mut B) + Sync),
+) {
+    let chunk = a.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for (a, b) in a.chunks_mut(chunk).zip(b.chunks_mut(chunk)) {
+            scope.spawn(move || {
+                for (a, b) in a.iter_mut().zip(b) {
+                    f(a, b);
+                }
+            });
+        }
+    });
 }
 
 /// Iterator of [`World::iter_pairs_mut`].
@@ -367,37 +333,25 @@ impl<'w> OtherColumns<'w> {
 /// ```
 pub struct PairsMut<'w, A, B> {
     world: u32,
-    owners: &'w [u32],
-    data: std::slice::IterMut<'w, A>,
-    row: usize,
+    segs: std::slice::IterMut<'w, Segment<A>>,
+    /// The segment being walked: its values, its table's owners and the row
+    /// of the next value, with where `B` sits in that table.
+    current: Option<Walk<'w, A>>,
     entities: &'w [EntitySlot],
     types: &'w [TypeInfo],
+    tables: &'w [Table],
     before: &'w Columns,
     after: &'w Columns,
     a: TypeIdx,
     b: TypeIdx,
-    /// The exact column of `B` when no type derives from `B`.
-    b_aligned: Option<&'w crate::storage::Column<B>>,
     _marker: PhantomData<fn() -> B>,
 }
 
-impl<'w, A, B> PairsMut<'w, A, B> {
-    fn empty(world: u32, entities: &'w [EntitySlot], types: &'w [TypeInfo]) -> Self {
-        PairsMut {
-            world,
-            owners: &[],
-            data: [].iter_mut(),
-            row: 0,
-            entities,
-            types,
-            before: &[],
-            after: &[],
-            a: 0,
-            b: 0,
-            b_aligned: None,
-            _marker: PhantomData,
-        }
-    }
+struct Walk<'w, A> {
+    data: std::slice::IterMut<'w, A>,
+    owners: &'w [u32],
+    row: usize,
+    b: (TypeIdx, u32),
 }
 
 impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
@@ -409,23 +363,13 @@ impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
         }
     }
 
-    /// The first component of entity `owner` that is-a `B`.
-    fn lookup_b(&self, owner: u32, row: usize) -> Option<&'w B> {
-        if let Some(column) = self.b_aligned {
-            if column.owners.get(row) == Some(&owner) {
-                return column.data.get(row);
-            }
-        }
-        let list = self.entities[owner as usize].components.as_slice();
-        let comp = list
-            .iter()
-            .find(|c| self.types[c.ty as usize].is_a(c.ty, self.b))?;
-        let column = self.column(comp.ty)?;
-        if comp.ty == self.b {
-            typed::<B>(column).data.get(comp.row as usize)
+    fn lookup_b(&self, (bty, bseg): (TypeIdx, u32), row: usize) -> Option<&'w B> {
+        let column = self.column(bty)?;
+        if bty == self.b {
+            typed::<B>(column).segs[bseg as usize].data.get(row)
         } else {
             column
-                .upcast_ref(comp.row, TypeId::of::<B>())?
+                .upcast_ref(bseg, row as u32, TypeId::of::<B>())?
                 .downcast_ref::<B>()
         }
     }
@@ -437,11 +381,26 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            let a = self.data.next()?;
-            let row = self.row;
-            self.row += 1;
-            let owner = self.owners[row];
-            if let Some(b) = self.lookup_b(owner, row) {
+            let Some(walk) = self.current.as_mut() else {
+                let seg = self.segs.next()?;
+                let table = &self.tables[seg.table as usize];
+                if let Some(b) = first_isa(table, self.types, self.b) {
+                    self.current = Some(Walk {
+                        data: seg.data.iter_mut(),
+                        owners: &table.owners,
+                        row: 0,
+                        b,
+                    });
+                }
+                continue;
+            };
+            let Some(a) = walk.data.next() else {
+                self.current = None;
+                continue;
+            };
+            let (row, owner, b) = (walk.row, walk.owners[walk.row], walk.b);
+            walk.row += 1;
+            if let Some(b) = self.lookup_b(b, row) {
                 let id = EntityId {
                     world: self.world,
                     index: owner,
@@ -450,9 +409,5 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
                 return Some((id, a, b));
             }
         }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, self.data.size_hint().1)
     }
 }

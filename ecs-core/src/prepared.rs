@@ -78,13 +78,8 @@ impl World {
     /// components, then fires attach and enable hooks, entity by entity in
     /// `created` order. On error everything in `created` is taken back.
     pub(crate) fn finish_spawn(&mut self, created: &[EntityId]) -> Result<(), Error> {
-        let plain = |world: &World, id: &EntityId| {
-            world.entities[id.index as usize]
-                .components
-                .as_slice()
-                .iter()
-                .all(|c| world.is_plain_ty(c.ty))
-        };
+        let plain =
+            |world: &World, id: &EntityId| world.comps(id.index).all(|c| world.is_plain_ty(c.ty));
         for id in created {
             if plain(self, id) {
                 continue;
@@ -98,17 +93,14 @@ impl World {
             if plain(self, id) {
                 continue;
             }
-            let comps: Vec<CompRef> = self.entities[id.index as usize]
-                .components
-                .as_slice()
-                .to_vec();
+            let comps: Vec<CompRef> = self.comps(id.index).collect();
             for c in comps {
-                self.fire(c.ty, c.row, Hook::Attach);
+                self.fire(c, Hook::Attach);
                 if self.columns[c.ty as usize]
                     .as_deref()
-                    .is_some_and(|col| col.meta(c.row) & crate::storage::DISABLED == 0)
+                    .is_some_and(|col| col.meta(c.seg, c.row) & crate::storage::DISABLED == 0)
                 {
-                    self.fire(c.ty, c.row, Hook::Enable);
+                    self.fire(c, Hook::Enable);
                 }
             }
         }
@@ -151,26 +143,20 @@ impl World {
     /// Disables the entity's newest component without firing hooks (it is
     /// not attached yet).
     pub(crate) fn disable_last_raw(&mut self, index: u32) {
-        let comp = *self.entities[index as usize]
-            .components
-            .as_slice()
-            .last()
+        let comp = self
+            .comps(index)
+            .next_back()
             .expect("the entity has just been given a component");
         self.columns[comp.ty as usize]
             .as_deref_mut()
             .expect("a stored component has a column")
-            .set_disabled(comp.row, true);
+            .set_disabled(comp.seg, comp.row, true);
     }
 
     /// Adds the `Default` of every requirement the entity's components
     /// have and it lacks.
     fn add_requirements(&mut self, index: u32) -> Result<(), Error> {
-        let types: Vec<TypeIdx> = self.entities[index as usize]
-            .components
-            .as_slice()
-            .iter()
-            .map(|c| c.ty)
-            .collect();
+        let types: Vec<TypeIdx> = self.comps(index).map(|c| c.ty).collect();
         for ty in types {
             let mut requirements = crate::require::Requirements::default();
             (self.ops(ty).requirements)(&mut requirements);

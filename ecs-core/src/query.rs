@@ -91,7 +91,13 @@ impl World {
         let Some(t) = self.type_idx::<T>() else {
             return;
         };
-        let World { types, columns, .. } = self;
+        let World {
+            types,
+            columns,
+            tables,
+            ..
+        } = self;
+        let tables: &[crate::table::Table] = tables;
         // Ancestors are registered before their descendants, so `T`'s own
         // column comes first, as in `iter`.
         for (ty, column) in columns.iter_mut().enumerate() {
@@ -99,10 +105,10 @@ impl World {
                 continue;
             };
             if ty as TypeIdx == t {
-                typed_mut::<T>(column).data.iter_mut().for_each(&mut f);
+                typed_mut::<T>(column).values_mut().for_each(&mut f);
             } else if types[ty].is_a(ty as TypeIdx, t) {
                 column
-                    .iter_upcast_mut(TypeId::of::<T>())
+                    .iter_upcast_mut(tables, TypeId::of::<T>())
                     .filter_map(|(_, _, any)| any.downcast_mut::<T>())
                     .for_each(&mut f);
             }
@@ -138,12 +144,12 @@ impl World {
         let t = self.type_idx::<T>();
         let exact = t
             .and_then(|t| self.columns[t as usize].as_deref())
-            .map(|column| typed::<T>(column).rows())
+            .map(|column| typed::<T>(column).rows(&self.tables))
             .into_iter()
             .flatten();
         let derived = self
             .derived_columns(t)
-            .flat_map(|column| column.iter_upcast(TypeId::of::<T>()))
+            .flat_map(|column| column.iter_upcast(&self.tables, TypeId::of::<T>()))
             .filter_map(|(owner, meta, any)| Some((owner, meta, any.downcast_ref::<T>()?)));
         exact.chain(derived)
     }
@@ -156,8 +162,10 @@ impl World {
             entities,
             types,
             columns,
+            tables,
             ..
         } = self;
+        let tables: &[crate::table::Table] = tables;
         let mut exact = None;
         let mut derived = Vec::new();
         for (ty, column) in columns.iter_mut().enumerate() {
@@ -170,10 +178,10 @@ impl World {
                 derived.push(column);
             }
         }
-        let exact = exact.into_iter().flat_map(|column| column.rows_mut());
+        let exact = exact.into_iter().flat_map(|column| column.rows_mut(tables));
         let derived = derived
             .into_iter()
-            .flat_map(|column| column.iter_upcast_mut(TypeId::of::<T>()))
+            .flat_map(|column| column.iter_upcast_mut(tables, TypeId::of::<T>()))
             .filter_map(|(owner, meta, any)| Some((owner, meta, any.downcast_mut::<T>()?)));
         (entities, exact.chain(derived))
     }

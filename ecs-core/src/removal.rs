@@ -15,18 +15,15 @@ impl World {
         index: u32,
         mut pick: impl FnMut(&World, CompRef) -> bool,
     ) -> usize {
-        let list = self.entities[index as usize].components.as_slice();
-        let doomed: Vec<usize> = (0..list.len())
+        let doomed: Vec<usize> = (0..self.comp_count(index))
             .rev()
-            .filter(|&pos| pick(self, list[pos]))
+            .filter(|&pos| pick(self, self.comp_at(index, pos)))
             .collect();
-        let comps: Vec<CompRef> = doomed.iter().map(|&pos| list[pos]).collect();
+        let comps: Vec<CompRef> = doomed.iter().map(|&pos| self.comp_at(index, pos)).collect();
         self.fire_removal_hooks(&comps);
+        // Last first, so the positions still to remove stay where they are.
         for &pos in &doomed {
-            // Read the entry again: trashing an earlier row may have moved
-            // this one (same entity, same type).
-            let comp = self.entities[index as usize].components.remove(pos);
-            self.trash_row(comp);
+            self.trash_at(index, pos);
         }
         self.empty_trash();
         doomed.len()
@@ -36,12 +33,8 @@ impl World {
 impl World {
     /// Removes the entity's components past the first `len`, newest first.
     pub(crate) fn truncate_components(&mut self, index: u32, len: usize) {
-        while self.entities[index as usize].components.len() > len {
-            let comp = self.entities[index as usize]
-                .components
-                .pop()
-                .expect("longer than len");
-            self.trash_row(comp);
+        while self.comp_count(index) > len {
+            self.trash_at(index, self.comp_count(index) - 1);
         }
         self.empty_trash();
     }

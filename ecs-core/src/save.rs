@@ -90,7 +90,7 @@ impl World {
         for (i, id) in ids.iter().enumerate() {
             let slot = &self.entities[id.index as usize];
             let mut components = Vec::new();
-            for &c in slot.components.as_slice() {
+            for c in self.comps(id.index) {
                 let ops = self.ops(c.ty);
                 let name = self.types[c.ty as usize].key.name();
                 if ops.transient {

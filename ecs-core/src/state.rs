@@ -64,7 +64,7 @@ impl World {
         self.columns[comp.ty as usize]
             .as_deref()
             .expect("a stored component has a column")
-            .meta(comp.row)
+            .meta(comp.seg, comp.row)
     }
 
     /// Entries of the entity's components that are-a `t` and pass `filter`.
@@ -74,11 +74,7 @@ impl World {
         t: Option<TypeIdx>,
         filter: Filter,
     ) -> impl Iterator<Item = CompRef> + '_ {
-        self.entities[index as usize]
-            .components
-            .as_slice()
-            .iter()
-            .copied()
+        self.comps(index)
             .filter(move |c| t.is_some_and(|t| self.types[c.ty as usize].is_a(c.ty, t)))
             .filter(move |&c| filter.accepts(self.meta_of(c)))
     }
@@ -100,14 +96,14 @@ impl World {
         let changed = self.columns[comp.ty as usize]
             .as_deref_mut()
             .expect("a stored component has a column")
-            .set_disabled(comp.row, disabled);
+            .set_disabled(comp.seg, comp.row, disabled);
         if changed {
             let hook = if disabled {
                 Hook::Disable
             } else {
                 Hook::Enable
             };
-            self.fire(comp.ty, comp.row, hook);
+            self.fire(comp, hook);
         }
         changed
     }

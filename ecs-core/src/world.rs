@@ -6,6 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::entity::{CompRef, EntitySlot, TypeIdx};
 use crate::storage::{Column, ErasedColumn};
+use crate::table::{Tables, EMPTY_TABLE};
 use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef, Error};
 
 /// Everything the world knows about one component type.
@@ -35,6 +36,14 @@ pub(crate) struct TypeInfo {
 }
 
 impl TypeInfo {
+    /// The serial for a new component of exactly this type.
+    #[inline]
+    pub fn take_serial(&mut self) -> u32 {
+        let serial = self.next_serial;
+        self.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
+        serial
+    }
+
     /// `true` when this type is `other` or derives from it: one bit test,
     /// since this check runs for every component an is-a lookup scans.
     #[inline]
@@ -139,6 +148,8 @@ pub struct World {
     /// added. Kept apart so one column can be borrowed mutably while the type
     /// table and the other columns are read.
     pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
+    /// Entities grouped by the sequence of component types they hold.
+    pub(crate) tables: Tables,
     pub(crate) type_index: TypeMap,
     /// Index in `types` by process-wide type number ([`NO_TYPE`] when
     /// absent): the fast path of `type_idx`.
@@ -177,27 +188,37 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn spawn(&mut self) -> EntityId {
+        self.spawn_in(EMPTY_TABLE)
+    }
+
+    /// Spawns an entity straight into `table`; the caller pushes one value
+    /// onto each of the table's segments.
+    #[inline]
+    pub(crate) fn spawn_in(&mut self, table: u32) -> EntityId {
         self.live += 1;
-        if let Some(index) = self.free.pop() {
-            let slot = &mut self.entities[index as usize];
-            slot.alive = true;
-            slot.disabled = false;
-            slot.killed = false;
-            return EntityId {
-                world: self.tag.0,
-                index,
-                generation: slot.generation,
-            };
-        }
-        let index = u32::try_from(self.entities.len()).expect("more than u32::MAX entities");
-        self.entities.push(EntitySlot {
-            alive: true,
-            ..EntitySlot::default()
-        });
+        let index = match self.free.pop() {
+            Some(index) => {
+                let slot = &mut self.entities[index as usize];
+                slot.alive = true;
+                slot.disabled = false;
+                slot.killed = false;
+                index
+            }
+            None => {
+                let index =
+                    u32::try_from(self.entities.len()).expect("more than u32::MAX entities");
+                self.entities.push(EntitySlot {
+                    alive: true,
+                    ..EntitySlot::default()
+                });
+                index
+            }
+        };
+        self.enter_table(index, table);
         EntityId {
             world: self.tag.0,
             index,
-            generation: 0,
+            generation: self.entities[index as usize].generation,
         }
     }
 
@@ -232,24 +253,38 @@ impl World {
         self.entities.reserve(fresh);
     }
 
-    /// Makes room for `additional` more components of type `C`.
+    /// Makes room for `additional` more entities spawned with bundle `B`
+    /// (their table and each of its segments grow once).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// #[derive(Component)]
     /// struct Position(f32);
     /// let mut world = World::new();
-    /// world.reserve::<Position>(100);
+    /// world.reserve::<(Position,)>(100);
     /// assert!(world.is_empty()); // room is made, nothing is spawned
     /// let ids = world.spawn_batch((0..100).map(|i| (Position(i as f32),)))?;
     /// assert_eq!(world.entity(ids[99])?.get::<Position>().unwrap().0, 99.0);
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
-    pub fn reserve<C: Component>(&mut self, additional: usize) {
-        let ty = self.register::<C>();
-        if let Some(column) = self.columns[ty as usize].as_mut() {
-            column.reserve(additional);
+    pub fn reserve<B: crate::Bundle>(&mut self, additional: usize) {
+        let mut types = Vec::new();
+        B::__plan(self, &mut types);
+        let table = self.table_for(&types);
+        self.reserve_table(table, additional);
+    }
+
+    /// Makes room for `additional` more rows in `table`.
+    pub(crate) fn reserve_table(&mut self, table: u32, additional: usize) {
+        let World {
+            tables, columns, ..
+        } = self;
+        for place in tables[table as usize].layout.iter() {
+            if let Some(column) = columns[place.ty as usize].as_mut() {
+                column.reserve(place.seg, additional);
+            }
         }
+        self.tables.reserve_owners(table, additional);
     }
 
     /// Removes an entity and its whole subtree, children before parents
@@ -286,18 +321,31 @@ impl World {
     /// Despawns the live entity in slot `index`, whose children are gone;
     /// without `hooks` for taking back entities whose attach hooks never ran.
     pub(crate) fn despawn_one(&mut self, index: u32, hooks: bool) {
-        // Rows move into the trash first (the entity's own list stays in
-        // place, so rows of its other components can be repointed); values
-        // are dropped only once the world is consistent, so a panicking
-        // `Drop` cannot leave a half-despawned entity behind.
-        let list = self.entities[index as usize].components.as_slice();
-        if hooks && list.iter().any(|c| self.has_hooks(c.ty)) {
-            let doomed: Vec<CompRef> = list.iter().rev().copied().collect();
+        // Rows move into the trash first; values are dropped only once the
+        // world is consistent, so a panicking `Drop` cannot leave a
+        // half-despawned entity behind.
+        if hooks && self.comps(index).any(|c| self.has_hooks(c.ty)) {
+            let doomed: Vec<CompRef> = self.comps(index).rev().collect();
             self.fire_removal_hooks(&doomed);
         }
-        while let Some(comp) = self.entities[index as usize].components.pop() {
-            self.trash_row(comp);
+        let World {
+            tables,
+            columns,
+            entities,
+            trashed,
+            ..
+        } = self;
+        let slot = &entities[index as usize];
+        for place in tables[slot.table as usize].layout.iter() {
+            columns[place.ty as usize]
+                .as_mut()
+                .expect("a stored type has a column")
+                .trash_row(place.seg, slot.row);
+            if !trashed.contains(&place.ty) {
+                trashed.push(place.ty);
+            }
         }
+        self.leave_table(index);
         let slot = &mut self.entities[index as usize];
         slot.alive = false;
         slot.generation = slot.generation.wrapping_add(1);
@@ -556,20 +604,22 @@ impl World {
     /// Moves one component's row into its column's trash and repairs the
     /// record of the entity whose row moved. The caller has already removed
     /// `comp` from its entity's list, and empties the trash once consistent.
-    pub(crate) fn trash_row(&mut self, comp: CompRef) {
-        let column = self.columns[comp.ty as usize]
+    /// Removes the component at position `pos` of entity `index` into its
+    /// column's trash and moves the entity's other components to the table
+    /// without it.
+    pub(crate) fn trash_at(&mut self, index: u32, pos: usize) {
+        let comp = self.comp_at(index, pos);
+        let to = self.table_removing(self.entities[index as usize].table, pos);
+        self.columns[comp.ty as usize]
             .as_mut()
-            .expect("a stored component has a column");
-        let old_last = column.len() as u32 - 1;
-        if let Some(moved) = column.trash_row(comp.row) {
-            self.repoint(moved, comp.ty, old_last, comp.row);
-        }
+            .expect("a stored component has a column")
+            .trash_row(comp.seg, comp.row);
         if !self.trashed.contains(&comp.ty) {
             self.trashed.push(comp.ty);
         }
+        self.relocate(index, to, Some(pos));
     }
 
-    /// Drops every value moved to a column's trash since the last call.
     pub(crate) fn empty_trash(&mut self) {
         // `pop` keeps the buffer's capacity: no allocation per removal.
         while let Some(ty) = self.trashed.pop() {
@@ -580,26 +630,20 @@ impl World {
     }
 
     /// Removes `comp` (already taken off its entity's list) from its typed column.
-    pub(crate) fn take_row<C: Component>(&mut self, comp: CompRef) -> C {
+    /// Takes the component at position `pos` of entity `index` (of
+    /// concrete type `C`) out of the world, moving the entity's other
+    /// components to the table without it.
+    pub(crate) fn take_at<C: Component>(&mut self, index: u32, pos: usize) -> C {
+        let comp = self.comp_at(index, pos);
+        let to = self.table_removing(self.entities[index as usize].table, pos);
         let column = crate::storage::typed_mut::<C>(
             &mut **self.columns[comp.ty as usize]
                 .as_mut()
                 .expect("a stored component has a column"),
         );
-        let old_last = column.data.len() as u32 - 1;
-        let (value, moved) = column.swap_remove(comp.row);
-        if let Some(moved) = moved {
-            self.repoint(moved, comp.ty, old_last, comp.row);
-        }
+        let value = column.swap_remove(comp.seg, comp.row);
+        self.relocate(index, to, Some(pos));
         value
-    }
-
-    /// The component `(ty, from)` of entity `owner` now lives at row `to`.
-    fn repoint(&mut self, owner: u32, ty: TypeIdx, from: u32, to: u32) {
-        let list = self.entities[owner as usize].components.as_mut_slice();
-        if let Some(entry) = list.iter_mut().find(|c| c.ty == ty && c.row == from) {
-            entry.row = to;
-        }
     }
 }
 
