@@ -13,6 +13,7 @@
 //! `{}`. An optional `"enabled": false` spawns a component disabled.
 
 use std::collections::BTreeMap;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -250,6 +251,7 @@ impl Blueprint {
             name,
             name_id: name.map(|n| world.names.intern(n)),
             path: path.to_owned(),
+            table: world.table_for(&types),
             components,
             children,
         })
@@ -277,6 +279,8 @@ struct Resolved<'b> {
     name_id: Option<u32>,
     path: String,
     components: Vec<ResolvedComponent<'b>>,
+    /// The table of `components`' types, in order.
+    table: u32,
     children: Vec<Resolved<'b>>,
 }
 
@@ -337,6 +341,14 @@ fn read<R>(
 }
 
 impl World {
+    /// Makes room for `count` copies of the tree in each node's table.
+    fn reserve_resolved(&mut self, r: &Resolved<'_>, count: usize) {
+        self.reserve_table(r.table, count);
+        for child in &r.children {
+            self.reserve_resolved(child, count);
+        }
+    }
+
     /// Spawns one resolved blueprint (and its children) without checks or
     /// hooks; every entity made is pushed to `created`.
     fn spawn_resolved(
@@ -345,16 +357,36 @@ impl World {
         parent: Option<EntityId>,
         created: &mut Vec<EntityId>,
     ) -> Result<EntityId, Error> {
-        let id = self.spawn();
+        let id = self.spawn_in(r.table);
         created.push(id);
         if let Some(name) = r.name_id {
             self.names.give(id.index, name);
         }
-        for (i, c) in r.components.iter().enumerate() {
-            read(c.data, |data| (c.fns.push)(self, id.index, c.ty, data))
-                .map_err(|parts| r.data_error(i, parts))?;
-            if !c.enabled {
-                self.disable_last_raw(id.index);
+        // Values are read straight into the entity's row of its final table;
+        // if one fails (or its `Deserialize` panics) the row is taken back
+        // first, so the caller's clean-up sees a consistent world.
+        let mut filled = 0;
+        let read_all = catch_unwind(AssertUnwindSafe(|| {
+            for (i, c) in r.components.iter().enumerate() {
+                let seg = self.tables[r.table as usize].layout[i].seg;
+                read(c.data, |data| (c.fns.push)(self, c.ty, seg, data))
+                    .map_err(|parts| r.data_error(i, parts))?;
+                filled += 1;
+                if !c.enabled {
+                    self.disable_raw(id.index, i);
+                }
+            }
+            Ok(())
+        }));
+        match read_all {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                self.abandon_row(id.index, filled);
+                return Err(error);
+            }
+            Err(panic) => {
+                self.abandon_row(id.index, filled);
+                resume_unwind(panic);
             }
         }
         if let Some(parent) = parent {
@@ -491,6 +523,7 @@ impl World {
             let top = self.entities.len() + entities;
             self.names.reserve(name, count, top);
         }
+        self.reserve_resolved(&resolved, count);
         let mut per_type = Vec::new();
         resolved.count_types(&mut per_type);
         // Without children every entity made is a root: one list serves.

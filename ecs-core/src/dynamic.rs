@@ -134,7 +134,7 @@ impl EntityMut<'_> {
             .ok_or_else(|| lacking(info_name, "`Default`"))?;
         world.check_single_ty(index, ty, info_name)?;
         let before = world.comp_count(index);
-        (world.ops(ty).push)(world, index, default());
+        world.append_boxed(index, ty, default());
         let mut requirements = crate::require::Requirements::default();
         (world.ops(ty).requirements)(&mut requirements);
         requirements.apply_or_take_back(world, index, before)?;

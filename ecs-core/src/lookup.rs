@@ -14,28 +14,15 @@ impl World {
     /// Position in the entity's list of the first component that is-a `t`.
     #[inline]
     pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
-        let list = self.layout_of(index);
-        let info = &self.types[t as usize];
-        if info.has_descendants {
-            let bits = &info.descendant_bits[..];
-            list.iter().position(|c| crate::world::has_bit(bits, c.ty))
-        } else {
-            list.iter().position(|c| c.ty == t)
-        }
+        self.tables[self.entities[index as usize].table as usize].position_of(t)
     }
 
     /// The entity's first component that is-a `t`.
     #[inline]
     pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
         let slot = &self.entities[index as usize];
-        let list = &self.tables[slot.table as usize].layout;
-        let info = &self.types[t as usize];
-        let place = if info.has_descendants {
-            let bits = &info.descendant_bits[..];
-            list.iter().find(|c| crate::world::has_bit(bits, c.ty))
-        } else {
-            list.iter().find(|c| c.ty == t)
-        }?;
+        let table = &self.tables[slot.table as usize];
+        let place = table.layout[table.position_of(t)?];
         Some(CompRef {
             ty: place.ty,
             seg: place.seg,
@@ -117,6 +104,16 @@ impl World {
     /// attach and enable hooks of everything added: requirements first, then
     /// the component itself.
     pub(crate) fn insert<C: Component>(&mut self, index: u32, value: C) -> Result<&mut C, Error> {
+        let ty = self.register::<C>();
+        if self.is_plain_ty(ty) {
+            // No requirements and no hooks: check, append, done.
+            self.check_single::<C>(index, ty)?;
+            let (place, row) = self.append(index, ty, value);
+            let column = self.columns[ty as usize]
+                .as_deref_mut()
+                .expect("registered");
+            return Ok(typed_mut::<C>(column).get_mut(place.seg, row));
+        }
         let before = self.comp_count(index);
         self.insert_inner(index, value)?;
         if self.comps(index).skip(before).any(|c| self.has_hooks(c.ty)) {
@@ -149,15 +146,38 @@ impl World {
 
     /// Appends `value` (of registered concrete type `ty`) to entity `index`
     /// without checks: the entity moves to the table with `ty` appended.
+    /// Returns where the value went: its place and the entity's new row.
     #[inline]
-    pub(crate) fn append<C: Component>(&mut self, index: u32, ty: TypeIdx, value: C) {
+    pub(crate) fn append<C: Component>(
+        &mut self,
+        index: u32,
+        ty: TypeIdx,
+        value: C,
+    ) -> (Place, u32) {
+        let to = self.table_adding(self.entities[index as usize].table, ty);
+        let row = self.relocate(index, to, None);
+        let place = *self.tables[to as usize]
+            .layout
+            .last()
+            .expect("the new table holds the appended type");
+        self.push_value(place, value);
+        (place, row)
+    }
+
+    /// [`World::append`] for a boxed value of type `ty`.
+    pub(crate) fn append_boxed(
+        &mut self,
+        index: u32,
+        ty: TypeIdx,
+        value: crate::ops::BoxedComponent,
+    ) {
         let to = self.table_adding(self.entities[index as usize].table, ty);
         self.relocate(index, to, None);
         let place = *self.tables[to as usize]
             .layout
             .last()
             .expect("the new table holds the appended type");
-        self.push_value(place, value);
+        (self.ops(ty).push)(self, ty, place.seg, value);
     }
 
     /// Pushes `value` onto segment `place` with a fresh serial.
@@ -212,6 +232,16 @@ impl World {
         adding: &'static str,
     ) -> Result<(), Error> {
         let info = &self.types[ty as usize];
+        let table = &self.tables[self.entities[index as usize].table as usize];
+        let overlap = table
+            .isa
+            .iter()
+            .zip(info.is_a_bits.iter())
+            .any(|(a, b)| a & b != 0);
+        if !overlap {
+            // Nothing the entity holds is-a anything `ty` is.
+            return Ok(());
+        }
         let chain = std::iter::once(ty).chain(info.ancestors.iter().copied());
         for single in chain.filter(|&k| !self.types[k as usize].multiple) {
             if let Some(pos) = self.position_of(index, single) {
@@ -233,7 +263,9 @@ impl World {
         let pos = self.layout_of(index).iter().position(|c| c.ty == t)?;
         // Hooks run first, while the component is still attached; they
         // cannot change the entity's structure, so `pos` stays valid.
-        self.fire_removal_hooks(&[self.comp_at(index, pos)]);
+        if self.has_hooks(t) {
+            self.fire_removal_hooks(&[self.comp_at(index, pos)]);
+        }
         Some(self.take_at::<T>(index, pos))
     }
 }

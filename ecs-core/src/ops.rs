@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::entity::{CompRef, TypeIdx};
 use crate::storage::typed;
+use crate::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
 
@@ -23,9 +24,10 @@ pub(crate) type CloneFn = fn(&World, CompRef) -> BoxedComponent;
 pub(crate) type SerializeFn = fn(&World, CompRef) -> Result<serde_json::Value, String>;
 /// Reads a component from JSON.
 pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
-/// Reads a component from JSON straight into an entity, unchecked.
+/// Reads a component from JSON straight onto the end of segment `seg` of
+/// its type's column, unchecked: the caller is filling in a new table row.
 pub(crate) type DeserializePushFn =
-    fn(&mut World, u32, TypeIdx, &serde_json::Value) -> Result<(), DataErrorParts>;
+    fn(&mut World, TypeIdx, u32, &serde_json::Value) -> Result<(), DataErrorParts>;
 
 /// Both ways of reading a component from JSON.
 #[doc(hidden)]
@@ -43,8 +45,9 @@ pub struct ComponentOps {
     pub clone: Option<CloneFn>,
     pub serialize: Option<SerializeFn>,
     pub deserialize: Option<DeserializeFns>,
-    /// Appends a boxed value of this type to an entity with no checks.
-    pub push: fn(&mut World, u32, BoxedComponent),
+    /// Pushes a boxed value of this type (`ty`) onto the end of segment
+    /// `seg`, with no checks: the caller is filling in a new table row.
+    pub push: fn(&mut World, TypeIdx, u32, BoxedComponent),
     pub requirements: fn(&mut crate::require::Requirements),
     /// `#[component(transient)]`: left out of saved worlds on purpose.
     pub transient: bool,
@@ -69,12 +72,11 @@ impl ComponentOps {
     }
 }
 
-fn push_boxed<T: Component>(world: &mut World, index: u32, value: BoxedComponent) {
+fn push_boxed<T: Component>(world: &mut World, ty: TypeIdx, seg: u32, value: BoxedComponent) {
     let value = *value
         .downcast::<T>()
         .expect("a boxed component is pushed through its own type's ops");
-    let ty = world.register::<T>();
-    world.append(index, ty, value);
+    world.push_value(Place { ty, seg }, value);
 }
 
 fn default_boxed<T: Component + Default>() -> BoxedComponent {
@@ -123,12 +125,12 @@ fn deserialize_boxed<T: Component + DeserializeOwned>(
 /// `ty` is `T`'s index in `world`, resolved once by the caller.
 fn deserialize_push<T: Component + DeserializeOwned>(
     world: &mut World,
-    index: u32,
     ty: TypeIdx,
+    seg: u32,
     data: &serde_json::Value,
 ) -> Result<(), DataErrorParts> {
     let value = deserialize_value::<T>(data)?;
-    world.append(index, ty, value);
+    world.push_value(Place { ty, seg }, value);
     Ok(())
 }
 

@@ -113,7 +113,9 @@ impl World {
         parent: Option<EntityId>,
         created: &mut Vec<EntityId>,
     ) -> EntityId {
-        let id = self.spawn();
+        let types: Vec<TypeIdx> = prepared.components.iter().map(|c| c.0).collect();
+        let table = self.table_for(&types);
+        let id = self.spawn_in(table);
         created.push(id);
         if let Some(name) = &prepared.name {
             self.names.set(id.index, Some(name));
@@ -124,10 +126,13 @@ impl World {
         if let Some(mask) = prepared.layers {
             self.set_layers_at(id.index, mask);
         }
-        for (ty, value, enabled) in prepared.components {
-            (self.ops(ty).push)(self, id.index, value);
+        // Straight into the entity's final table: nothing here can fail,
+        // so no row is ever left half filled.
+        for (pos, (ty, value, enabled)) in prepared.components.into_iter().enumerate() {
+            let seg = self.tables[table as usize].layout[pos].seg;
+            (self.ops(ty).push)(self, ty, seg, value);
             if !enabled {
-                self.disable_last_raw(id.index);
+                self.disable_raw(id.index, pos);
             }
         }
         if let Some(parent) = parent {
@@ -140,13 +145,10 @@ impl World {
         id
     }
 
-    /// Disables the entity's newest component without firing hooks (it is
-    /// not attached yet).
-    pub(crate) fn disable_last_raw(&mut self, index: u32) {
-        let comp = self
-            .comps(index)
-            .next_back()
-            .expect("the entity has just been given a component");
+    /// Disables the entity's component at `pos` without firing hooks (it
+    /// is not attached yet).
+    pub(crate) fn disable_raw(&mut self, index: u32, pos: usize) {
+        let comp = self.comp_at(index, pos);
         self.columns[comp.ty as usize]
             .as_deref_mut()
             .expect("a stored component has a column")

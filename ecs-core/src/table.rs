@@ -22,6 +22,15 @@ pub(crate) struct Place {
 pub(crate) struct Table {
     /// Component types in insertion order, each with its segment.
     pub layout: Box<[Place]>,
+    /// Bit `t` is set when some component of the layout is-a type `t`: an
+    /// is-a lookup that would find nothing stops after one bit test.
+    pub isa: Box<[u64]>,
+    /// By type index: one plus the position of the first component that
+    /// is-a that type, or 0. `get` and its is-a rule are one load, wherever
+    /// the component sits in the layout. Types registered after the table
+    /// are past the end: they cannot be ancestors of its types, which are
+    /// registered after their own ancestors.
+    pub first: Box<[u32]>,
     /// The entity at each row.
     pub owners: Vec<u32>,
     /// Cached moves: the table reached by appending a type.
@@ -46,11 +55,24 @@ impl Default for Tables {
         Tables {
             list: vec![Table {
                 layout: Box::default(),
+                isa: Box::default(),
+                first: Box::default(),
                 owners: Vec::new(),
                 adding: Vec::new(),
                 removing: Vec::new(),
             }],
             by_layout,
+        }
+    }
+}
+
+impl Table {
+    /// The position of the first component that is-a type `t`.
+    #[inline]
+    pub fn position_of(&self, t: TypeIdx) -> Option<usize> {
+        match self.first.get(t as usize) {
+            Some(&p) if p != 0 => Some(p as usize - 1),
+            _ => None,
         }
     }
 }
@@ -164,8 +186,32 @@ impl World {
                     .add_segment(table),
             })
             .collect();
+        let mut isa: Vec<u64> = Vec::new();
+        for &ty in types {
+            let bits = &self.types[ty as usize].is_a_bits;
+            if isa.len() < bits.len() {
+                isa.resize(bits.len(), 0);
+            }
+            for (word, &b) in isa.iter_mut().zip(bits.iter()) {
+                *word |= b;
+            }
+        }
+        let mut first: Vec<u32> = Vec::new();
+        for (pos, &ty) in types.iter().enumerate() {
+            let info = &self.types[ty as usize];
+            for &t in std::iter::once(&ty).chain(info.ancestors.iter()) {
+                if first.len() <= t as usize {
+                    first.resize(t as usize + 1, 0);
+                }
+                if first[t as usize] == 0 {
+                    first[t as usize] = pos as u32 + 1;
+                }
+            }
+        }
         self.tables.list.push(Table {
             layout,
+            isa: isa.into_boxed_slice(),
+            first: first.into_boxed_slice(),
             owners: Vec::new(),
             adding: Vec::new(),
             removing: Vec::new(),
@@ -240,11 +286,38 @@ impl World {
         }
     }
 
+    /// Takes back a row that entity `index` entered last in its table with
+    /// only its first `filled` components pushed: those go to the trash and
+    /// the entity is left with no components, in the empty table.
+    pub(crate) fn abandon_row(&mut self, index: u32, filled: usize) {
+        let slot = &self.entities[index as usize];
+        let (table, row) = (slot.table, slot.row);
+        let World {
+            tables,
+            columns,
+            trashed,
+            ..
+        } = self;
+        for place in &tables[table as usize].layout[..filled] {
+            if let Some(column) = columns[place.ty as usize].as_mut() {
+                column.trash_row(place.seg, row);
+                if !trashed.contains(&place.ty) {
+                    trashed.push(place.ty);
+                }
+            }
+        }
+        let owners = &mut self.tables.list[table as usize].owners;
+        debug_assert_eq!(owners.last(), Some(&index));
+        owners.pop();
+        self.enter_table(index, EMPTY_TABLE);
+    }
+
     /// Moves every component of entity `index` except the one at `skip`
     /// (which the caller has already taken out of its segment) to table
     /// `to`, whose layout is the entity's layout without `skip`, possibly
     /// with more types appended for the caller to push.
-    pub(crate) fn relocate(&mut self, index: u32, to: u32, skip: Option<usize>) {
+    /// Returns the entity's row in `to`.
+    pub(crate) fn relocate(&mut self, index: u32, to: u32, skip: Option<usize>) -> u32 {
         let slot = &self.entities[index as usize];
         let (from, row) = (slot.table, slot.row);
         let World {
@@ -252,20 +325,20 @@ impl World {
         } = self;
         let source = &tables[from as usize].layout;
         let target = &tables[to as usize].layout;
-        let mut next = 0;
-        for (pos, place) in source.iter().enumerate() {
-            if Some(pos) == skip {
-                continue;
-            }
-            let dest = target[next];
+        let skip = skip.unwrap_or(usize::MAX);
+        // The layouts agree before `skip` and are shifted by one after it.
+        let kept = source
+            .iter()
+            .enumerate()
+            .filter(|&(pos, _)| pos != skip)
+            .map(|(_, place)| place);
+        for (place, dest) in kept.zip(target.iter()) {
             debug_assert_eq!(dest.ty, place.ty);
-            next += 1;
-            columns[place.ty as usize]
-                .as_mut()
-                .expect("a stored type has a column")
-                .move_row(place.seg, row, dest.seg);
+            if let Some(column) = columns[place.ty as usize].as_mut() {
+                column.move_row(place.seg, row, dest.seg);
+            }
         }
         self.leave_table(index);
-        self.enter_table(index, to);
+        self.enter_table(index, to)
     }
 }

@@ -161,7 +161,7 @@ pub struct World {
     pub(crate) in_update: bool,
     pub(crate) flushing: bool,
     /// Columns whose trash holds values to drop (see [`World::empty_trash`]).
-    trashed: Vec<TypeIdx>,
+    pub(crate) trashed: Vec<TypeIdx>,
 }
 
 impl World {
