@@ -276,8 +276,12 @@ fn a_panicking_deserialize_leaves_no_half_spawned_blueprint() {
     assert_eq!(world.len(), 6);
     assert_eq!(world.iter::<Position>().count(), 6);
     assert_eq!(world.spawn_blueprints(&second, 2).unwrap().len(), 2);
-    assert_eq!(world.iter::<Position>().filter(|(_, p)| p.0 == 3.0).count(), 2);
-    world.despawn(world.iter::<Touchy>().next().unwrap().0).unwrap();
+    assert_eq!(
+        world.iter::<Position>().filter(|(_, p)| p.0 == 3.0).count(),
+        2
+    );
+    let touchy = world.iter::<Touchy>().next().unwrap().0;
+    world.despawn(touchy).unwrap();
     assert_eq!(world.len(), 7);
 
     let json = world.save_json().unwrap();
