@@ -136,8 +136,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn spawn_with<B: Bundle>(&mut self, bundle: B) -> Result<EntityId, Error> {
-        if let Some(types) = self.plan::<B>() {
-            let table = self.table_for(&types);
+        if let Some(table) = self.bundle_table::<B>() {
             let id = self.spawn_in(table);
             bundle.__push(self, table);
             return Ok(id);
@@ -188,15 +187,15 @@ impl World {
         let additional = bundles.size_hint().0;
         self.reserve_entities(additional);
         let mut ids = Vec::with_capacity(additional);
-        if let Some(types) = self.plan::<B>() {
-            let table = self.table_for(&types);
+        if let Some(table) = self.bundle_table::<B>() {
             self.reserve_table(table, additional);
-            // Checked once for the whole batch: every entity is fresh, so
-            // the bundle alone decides whether the single rule holds.
-            let distinct = types
+            // The columns are downcast once for the batch when no type
+            // appears twice (one column cannot be borrowed twice).
+            let layout = &self.tables[table as usize].layout;
+            let distinct = layout
                 .iter()
                 .enumerate()
-                .all(|(i, t)| !types[..i].contains(t));
+                .all(|(i, p)| layout[..i].iter().all(|q| q.ty != p.ty));
             if distinct {
                 B::__spawn_all(self, table, bundles, &mut ids);
                 return Ok(ids);
@@ -224,6 +223,20 @@ impl World {
 }
 
 impl World {
+    /// The table every entity spawned with bundle `B` goes to, when the
+    /// bundle can be pushed without checks (see [`World::plan`]); worked
+    /// out once per bundle type and world.
+    #[inline]
+    fn bundle_table<B: Bundle>(&mut self) -> Option<u32> {
+        let key = std::any::TypeId::of::<B>();
+        if let Some(&table) = self.bundle_tables.get(&key) {
+            return table;
+        }
+        let table = self.plan::<B>().map(|types| self.table_for(&types));
+        self.bundle_tables.insert(key, table);
+        table
+    }
+
     /// The bundle's column indices when it can be pushed without checks:
     /// no requirements or hooks, and no two elements that are-a the same
     /// single type. `None` sends the caller down the checked path, which

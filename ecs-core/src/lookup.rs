@@ -22,7 +22,7 @@ impl World {
     pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
         let slot = &self.entities[index as usize];
         let table = &self.tables[slot.table as usize];
-        let place = table.layout[table.position_of(t)?];
+        let place = table.first_isa(t)?;
         Some(CompRef {
             ty: place.ty,
             seg: place.seg,

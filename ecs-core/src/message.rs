@@ -239,8 +239,15 @@ impl World {
             }
             // Receivers cannot add or remove components (changes are
             // queued), so positions stay valid while we walk the list.
-            for pos in 0..self.comp_count(index) {
-                let c = self.comp_at(index, pos);
+            let slot = &self.entities[index as usize];
+            let (at, row) = (slot.table as usize, slot.row);
+            for pos in 0..self.tables[at].layout.len() {
+                let place = self.tables[at].layout[pos];
+                let c = CompRef {
+                    ty: place.ty,
+                    seg: place.seg,
+                    row,
+                };
                 let Some(receiver) = table[c.ty as usize] else {
                     continue;
                 };

@@ -336,7 +336,7 @@ pub struct PairsMut<'w, A, B> {
     segs: std::slice::IterMut<'w, Segment<A>>,
     /// The segment being walked: its values, its table's owners and the row
     /// of the next value, with where `B` sits in that table.
-    current: Option<Walk<'w, A>>,
+    current: Option<Walk<'w, A, B>>,
     entities: &'w [EntitySlot],
     types: &'w [TypeInfo],
     tables: &'w [Table],
@@ -347,11 +347,19 @@ pub struct PairsMut<'w, A, B> {
     _marker: PhantomData<fn() -> B>,
 }
 
-struct Walk<'w, A> {
+struct Walk<'w, A, B> {
     data: std::slice::IterMut<'w, A>,
     owners: &'w [u32],
     row: usize,
-    b: (TypeIdx, u32),
+    b: BSource<'w, B>,
+}
+
+/// Where the current table keeps its `B`s: found once per table.
+enum BSource<'w, B> {
+    /// Exactly `B`: the segment's values, one per row.
+    Exact(&'w [B]),
+    /// A type derived from `B`: its column and segment, upcast per row.
+    Derived(&'w dyn ErasedColumn, u32),
 }
 
 impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
@@ -363,15 +371,13 @@ impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
         }
     }
 
-    fn lookup_b(&self, (bty, bseg): (TypeIdx, u32), row: usize) -> Option<&'w B> {
+    fn source(&self, (bty, bseg): (TypeIdx, u32)) -> Option<BSource<'w, B>> {
         let column = self.column(bty)?;
-        if bty == self.b {
-            typed::<B>(column).segs[bseg as usize].data.get(row)
+        Some(if bty == self.b {
+            BSource::Exact(&typed::<B>(column).segs[bseg as usize].data)
         } else {
-            column
-                .upcast_ref(bseg, row as u32, TypeId::of::<B>())?
-                .downcast_ref::<B>()
-        }
+            BSource::Derived(column, bseg)
+        })
     }
 }
 
@@ -384,7 +390,8 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
             let Some(walk) = self.current.as_mut() else {
                 let seg = self.segs.next()?;
                 let table = &self.tables[seg.table as usize];
-                if let Some(b) = first_isa(table, self.types, self.b) {
+                let source = first_isa(table, self.types, self.b).and_then(|b| self.source(b));
+                if let Some(b) = source {
                     self.current = Some(Walk {
                         data: seg.data.iter_mut(),
                         owners: &table.owners,
@@ -398,9 +405,15 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
                 self.current = None;
                 continue;
             };
-            let (row, owner, b) = (walk.row, walk.owners[walk.row], walk.b);
+            let (row, owner) = (walk.row, walk.owners[walk.row]);
             walk.row += 1;
-            if let Some(b) = self.lookup_b(b, row) {
+            let b = match walk.b {
+                BSource::Exact(values) => values.get(row),
+                BSource::Derived(column, seg) => column
+                    .upcast_ref(seg, row as u32, TypeId::of::<B>())
+                    .and_then(|any| any.downcast_ref::<B>()),
+            };
+            if let Some(b) = b {
                 let id = EntityId {
                     world: self.world,
                     index: owner,

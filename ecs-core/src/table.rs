@@ -12,7 +12,7 @@ use crate::world::World;
 
 /// One component of a table's layout: its concrete type and the segment of
 /// that type's column holding the table's rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Place {
     pub ty: TypeIdx,
     pub seg: u32,
@@ -25,18 +25,26 @@ pub(crate) struct Table {
     /// Bit `t` is set when some component of the layout is-a type `t`: an
     /// is-a lookup that would find nothing stops after one bit test.
     pub isa: Box<[u64]>,
-    /// By type index: one plus the position of the first component that
-    /// is-a that type, or 0. `get` and its is-a rule are one load, wherever
-    /// the component sits in the layout. Types registered after the table
-    /// are past the end: they cannot be ancestors of its types, which are
-    /// registered after their own ancestors.
-    pub first: Box<[u32]>,
+    /// By type index: where the first component that is-a that type sits,
+    /// so `get` and its is-a rule are one load wherever the component is in
+    /// the layout. Types registered after the table are past the end: they
+    /// cannot be ancestors of its types, which are registered after their
+    /// own ancestors.
+    pub first: Box<[FirstIsa]>,
     /// The entity at each row.
     pub owners: Vec<u32>,
     /// Cached moves: the table reached by appending a type.
     adding: Vec<(TypeIdx, u32)>,
     /// Cached moves: the table reached by removing the component at a position.
     removing: Vec<(u32, u32)>,
+}
+
+/// One entry of [`Table::first`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FirstIsa {
+    /// One plus the position in the layout; 0 when no component is-a the type.
+    pos: u32,
+    place: Place,
 }
 
 /// Every table of a world; table 0 is the empty layout new entities start in.
@@ -71,7 +79,16 @@ impl Table {
     #[inline]
     pub fn position_of(&self, t: TypeIdx) -> Option<usize> {
         match self.first.get(t as usize) {
-            Some(&p) if p != 0 => Some(p as usize - 1),
+            Some(f) if f.pos != 0 => Some(f.pos as usize - 1),
+            _ => None,
+        }
+    }
+
+    /// The first component that is-a type `t`.
+    #[inline]
+    pub fn first_isa(&self, t: TypeIdx) -> Option<Place> {
+        match self.first.get(t as usize) {
+            Some(f) if f.pos != 0 => Some(f.place),
             _ => None,
         }
     }
@@ -176,7 +193,7 @@ impl World {
             return table;
         }
         let table = self.tables.list.len() as u32;
-        let layout = types
+        let layout: Box<[Place]> = types
             .iter()
             .map(|&ty| Place {
                 ty,
@@ -196,15 +213,18 @@ impl World {
                 *word |= b;
             }
         }
-        let mut first: Vec<u32> = Vec::new();
-        for (pos, &ty) in types.iter().enumerate() {
-            let info = &self.types[ty as usize];
-            for &t in std::iter::once(&ty).chain(info.ancestors.iter()) {
+        let mut first: Vec<FirstIsa> = Vec::new();
+        for (pos, place) in layout.iter().enumerate() {
+            let info = &self.types[place.ty as usize];
+            for &t in std::iter::once(&place.ty).chain(info.ancestors.iter()) {
                 if first.len() <= t as usize {
-                    first.resize(t as usize + 1, 0);
+                    first.resize(t as usize + 1, FirstIsa::default());
                 }
-                if first[t as usize] == 0 {
-                    first[t as usize] = pos as u32 + 1;
+                if first[t as usize].pos == 0 {
+                    first[t as usize] = FirstIsa {
+                        pos: pos as u32 + 1,
+                        place: *place,
+                    };
                 }
             }
         }

@@ -150,6 +150,9 @@ pub struct World {
     pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
     /// Entities grouped by the sequence of component types they hold.
     pub(crate) tables: Tables,
+    /// Per bundle type: the table its entities start in, or `None` when the
+    /// bundle needs the checked path (requirements, hooks, or a clash).
+    pub(crate) bundle_tables: HashMap<TypeId, Option<u32>, BuildHasherDefault<TypeIdHasher>>,
     pub(crate) type_index: TypeMap,
     /// Index in `types` by process-wide type number ([`NO_TYPE`] when
     /// absent): the fast path of `type_idx`.
