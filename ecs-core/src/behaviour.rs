@@ -268,8 +268,8 @@ pub trait Behaviour: Component {
 ///
 /// For every entity whose component is updated, the world calls
 /// `update_with` with the entity's first component of exactly type `S`
-/// (entities spawned alike keep it at the same row, which costs one
-/// comparison), or plain [`Behaviour::update`] when the entity has none.
+/// (found once per table: an entity's components share its row), or plain
+/// [`Behaviour::update`] when the entity has none.
 /// Inside, `S`'s storage is lent out like the running component's: asking
 /// `ctx` for an `S` is [`Error::InUse`](crate::Error::InUse).
 ///

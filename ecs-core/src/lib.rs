@@ -99,15 +99,26 @@
 //!
 //! ## Performance notes
 //!
-//! - Components of one concrete type live densely in one column; each entity
-//!   keeps its components as `(type, row)` pairs in insertion order, the
-//!   first four inline in the entity record.
-//! - [`World::for_each_pair_mut`] and [`World::for_each_mut`] are the fast
-//!   whole-world loops: when two columns were filled in the same entity order
-//!   (entities spawned alike, e.g. by [`World::spawn_batch`]) the join is a
-//!   plain zip of two slices.
+//! - Entities that hold the same component types in the same order share a
+//!   *table*; each component type's column keeps one dense segment per table
+//!   holding it, and all of an entity's components sit at the same row. An
+//!   entity's bookkeeping is its `(table, row)` pair (16 bytes with its
+//!   generation and flags) however many components it holds; each component
+//!   adds its value and a 4-byte serial/flags word.
+//! - Adding or removing a component moves the entity's other components to
+//!   the table of its new layout, as in bevy_ecs and hecs; the move is cached
+//!   per table, and spawning with a bundle, a blueprint, a clone or a loaded
+//!   file goes straight to the final table.
+//! - `get` and the is-a rule cost one load in the table's per-type index
+//!   wherever the component sits; [`World::for_each_pair_mut`] and
+//!   [`World::for_each_mut`] are the fast whole-world loops, a plain zip of
+//!   two slices per table.
 //! - [`World::spawn_batch`] checks the bundle once and reserves exactly, so
 //!   columns hold no spare capacity.
+//! - Every distinct layout is a table that lives as long as the world. An
+//!   entity that gathers hundreds of components one `add` at a time makes
+//!   one table per intermediate layout; keep large collections in one
+//!   component (a `Vec`).
 //! - Lookups through the parent chain cost one generated function call and
 //!   a `TypeId` check more than exact-type lookups; the crate has no
 //!   `unsafe` code.

@@ -9,8 +9,10 @@ use crate::{Component, EntityId};
 
 impl World {
     /// Every component that is-a `T`, with its entity: first the column of
-    /// `T` itself in storage order, then the columns of types derived from
-    /// `T` in the order they were first added to this world. Disabled
+    /// `T` itself in storage order (table by table, in the order the tables
+    /// were made; rows in insertion order until a removal moves the last
+    /// row into the gap), then the columns of types derived from `T` in the
+    /// order they were first added to this world. Disabled
     /// components and dead entities are included; see [`World::iter_active`].
     ///
     /// ```

@@ -114,9 +114,12 @@ pub(crate) type TypeMap = HashMap<TypeId, TypeIdx, BuildHasherDefault<TypeIdHash
 
 /// A set of entities and their components.
 ///
-/// Components of one concrete type are stored densely in one column; each
-/// entity keeps a short list of `(type, row)` references in insertion order,
-/// which is what makes `get`, `get_all` and the is-a rule cheap.
+/// Entities holding the same component types in the same order share a
+/// table; each component type's column keeps one dense segment per table,
+/// and an entity's components all sit at its row of its table. The entity
+/// record is that `(table, row)` pair, and each table indexes the first
+/// component that is-a each type, which is what makes `get`, `get_all` and
+/// the is-a rule cheap.
 ///
 /// ```
 /// use ecs_core::prelude::*;
