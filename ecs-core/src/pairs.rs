@@ -173,49 +173,15 @@ impl World {
         B: Component,
         F: FnMut(&mut A, &mut B),
     {
-        check_pair::<A, B>()?;
-        let (Some(a), Some(b)) = (self.type_idx::<A>(), self.type_idx::<B>()) else {
-            return Ok(0);
-        };
-        let World {
-            types,
-            columns,
-            tables,
-            ..
-        } = self;
-        let Some(split) = split_columns(columns, a) else {
-            return Ok(0);
-        };
-        let Split {
-            own, before, after, ..
-        } = split;
-        let mut visited = 0;
-        for seg in &mut typed_mut::<A>(own).segs {
-            let Some((bty, bseg)) = first_isa(&tables[seg.table as usize], types, b) else {
-                continue;
-            };
-            let Some(column) = other_mut(before, after, a, bty) else {
-                continue;
-            };
-            if bty == b {
-                let bs = &mut typed_mut::<B>(column).segs[bseg as usize].data;
+        self.pair_segments::<A, B>(|_, seg, b| match b {
+            PairB::Exact(bs) => {
                 for (a, b) in seg.data.iter_mut().zip(bs.iter_mut()) {
                     f(a, b);
                 }
-                visited += seg.data.len();
-            } else {
-                for (row, a) in seg.data.iter_mut().enumerate() {
-                    let found = column
-                        .upcast_mut(bseg, row as u32, TypeId::of::<B>())
-                        .and_then(|any| any.downcast_mut::<B>());
-                    if let Some(found) = found {
-                        f(a, found);
-                        visited += 1;
-                    }
-                }
+                seg.data.len()
             }
-        }
-        Ok(visited)
+            PairB::Derived(column, bseg) => upcast_pairs(&mut seg.data, column, bseg, &mut f),
+        })
     }
 
     /// [`World::for_each_pair_mut`] spread over the machine's cores.
@@ -247,8 +213,36 @@ impl World {
         B: Component,
         F: Fn(&mut A, &mut B) + Sync,
     {
-        check_pair::<A, B>()?;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let a = self.type_idx::<A>();
+        self.pair_segments::<A, B>(|table, seg, b| {
+            let single_a = table.layout.iter().filter(|p| Some(p.ty) == a).count() == 1;
+            match b {
+                PairB::Exact(bs) if single_a && threads > 1 && seg.data.len() >= 2 * threads => {
+                    par_zip(&mut seg.data, bs, threads, &f);
+                    seg.data.len()
+                }
+                PairB::Exact(bs) => {
+                    for (a, b) in seg.data.iter_mut().zip(bs.iter_mut()) {
+                        f(a, b);
+                    }
+                    seg.data.len()
+                }
+                PairB::Derived(column, bseg) => {
+                    upcast_pairs(&mut seg.data, column, bseg, &mut |a, b| f(a, b))
+                }
+            }
+        })
+    }
+
+    /// Calls `visit` once per segment of exactly `A` whose table holds a
+    /// component that is-a `B`, with the table and where that `B` is; sums
+    /// what `visit` returns (the pairs it visited).
+    fn pair_segments<A: Component, B: Component>(
+        &mut self,
+        mut visit: impl FnMut(&Table, &mut Segment<A>, PairB<'_, B>) -> usize,
+    ) -> Result<usize, Error> {
+        check_pair::<A, B>()?;
         let (Some(a), Some(b)) = (self.type_idx::<A>(), self.type_idx::<B>()) else {
             return Ok(0);
         };
@@ -258,12 +252,9 @@ impl World {
             tables,
             ..
         } = self;
-        let Some(split) = split_columns(columns, a) else {
+        let Some(Split { own, before, after }) = split_columns(columns, a) else {
             return Ok(0);
         };
-        let Split {
-            own, before, after, ..
-        } = split;
         let mut visited = 0;
         for seg in &mut typed_mut::<A>(own).segs {
             let table = &tables[seg.table as usize];
@@ -273,26 +264,44 @@ impl World {
             let Some(column) = other_mut(before, after, a, bty) else {
                 continue;
             };
-            let single_a = table.layout.iter().filter(|p| p.ty == a).count() == 1;
-            let len = seg.data.len();
-            if bty == b && single_a && threads > 1 && len >= 2 * threads {
-                let bs = &mut typed_mut::<B>(column).segs[bseg as usize].data;
-                par_zip(&mut seg.data, bs, threads, &f);
-                visited += len;
-                continue;
-            }
-            for (row, a) in seg.data.iter_mut().enumerate() {
-                let found = column
-                    .upcast_mut(bseg, row as u32, TypeId::of::<B>())
-                    .and_then(|any| any.downcast_mut::<B>());
-                if let Some(found) = found {
-                    f(a, found);
-                    visited += 1;
-                }
-            }
+            let b = if bty == b {
+                PairB::Exact(&mut typed_mut::<B>(column).segs[bseg as usize].data)
+            } else {
+                PairB::Derived(column, bseg)
+            };
+            visited += visit(table, seg, b);
         }
         Ok(visited)
     }
+}
+
+/// Where one table keeps the `B` of each row, for a pair loop.
+enum PairB<'c, B> {
+    /// Exactly `B`: the segment's values, one per row.
+    Exact(&'c mut [B]),
+    /// A type derived from `B`: its column and segment, upcast per row.
+    Derived(&'c mut dyn ErasedColumn, u32),
+}
+
+/// Calls `f` with each of `a` and the part that is-a `B` of the same row of
+/// segment `seg` of `column`; returns how many rows had one.
+fn upcast_pairs<A, B: 'static>(
+    a: &mut [A],
+    column: &mut dyn ErasedColumn,
+    seg: u32,
+    f: &mut impl FnMut(&mut A, &mut B),
+) -> usize {
+    let mut visited = 0;
+    for (row, a) in a.iter_mut().enumerate() {
+        let found = column
+            .upcast_mut(seg, row as u32, TypeId::of::<B>())
+            .and_then(|any| any.downcast_mut::<B>());
+        if let Some(found) = found {
+            f(a, found);
+            visited += 1;
+        }
+    }
+    visited
 }
 
 /// Calls `f` on each pair of `a` and `b` (equally long), one chunk per thread.
