@@ -108,11 +108,7 @@ impl World {
         if self.is_plain_ty(ty) {
             // No requirements and no hooks: check, append, done.
             self.check_single::<C>(index, ty)?;
-            let (place, row) = self.append(index, ty, value);
-            let column = self.columns[ty as usize]
-                .as_deref_mut()
-                .expect("registered");
-            return Ok(typed_mut::<C>(column).get_mut(place.seg, row));
+            return Ok(self.append(index, ty, value));
         }
         let before = self.comp_count(index);
         self.insert_inner(index, value)?;
@@ -146,22 +142,16 @@ impl World {
 
     /// Appends `value` (of registered concrete type `ty`) to entity `index`
     /// without checks: the entity moves to the table with `ty` appended.
-    /// Returns where the value went: its place and the entity's new row.
+    /// Returns the value in place.
     #[inline]
-    pub(crate) fn append<C: Component>(
-        &mut self,
-        index: u32,
-        ty: TypeIdx,
-        value: C,
-    ) -> (Place, u32) {
+    pub(crate) fn append<C: Component>(&mut self, index: u32, ty: TypeIdx, value: C) -> &mut C {
         let to = self.table_adding(self.entities[index as usize].table, ty);
-        let row = self.relocate(index, to, None);
+        self.relocate(index, to, None);
         let place = *self.tables[to as usize]
             .layout
             .last()
             .expect("the new table holds the appended type");
-        self.push_value(place, value);
-        (place, row)
+        self.push_value(place, value)
     }
 
     /// [`World::append`] for a boxed value of type `ty`.
@@ -180,16 +170,18 @@ impl World {
         (self.ops(ty).push)(self, ty, place.seg, value);
     }
 
-    /// Pushes `value` onto segment `place` with a fresh serial.
+    /// Pushes `value` onto segment `place` with a fresh serial; returns it
+    /// in place.
     #[inline]
-    pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) {
+    pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) -> &mut C {
         let column = typed_mut::<C>(
             &mut **self.columns[place.ty as usize]
                 .as_mut()
                 .expect("registered"),
         );
         let info = &mut self.types[place.ty as usize];
-        column.push(place.seg, info.take_serial(), value);
+        let row = column.push(place.seg, info.take_serial(), value);
+        column.get_mut(place.seg, row)
     }
 
     /// [`World::push_value`] onto a column the caller holds.
@@ -260,7 +252,7 @@ impl World {
     /// Removes the first component whose concrete type is exactly `T`.
     pub(crate) fn remove_exact<T: Component>(&mut self, index: u32) -> Option<T> {
         let t = self.type_idx::<T>()?;
-        let pos = self.layout_of(index).iter().position(|c| c.ty == t)?;
+        let pos = self.tables[self.entities[index as usize].table as usize].position_exact(t)?;
         // Hooks run first, while the component is still attached; they
         // cannot change the entity's structure, so `pos` stays valid.
         if self.has_hooks(t) {

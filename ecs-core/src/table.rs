@@ -84,6 +84,17 @@ impl Table {
         }
     }
 
+    /// The position of the first component of exactly type `t`.
+    #[inline]
+    pub fn position_exact(&self, t: TypeIdx) -> Option<usize> {
+        match self.first.get(t as usize) {
+            // No component before it is-a `t`, so none is exactly `t`.
+            Some(f) if f.pos != 0 && f.place.ty == t => Some(f.pos as usize - 1),
+            Some(f) if f.pos != 0 => self.layout.iter().position(|p| p.ty == t),
+            _ => None,
+        }
+    }
+
     /// The first component that is-a type `t`.
     #[inline]
     pub fn first_isa(&self, t: TypeIdx) -> Option<Place> {
@@ -336,8 +347,7 @@ impl World {
     /// (which the caller has already taken out of its segment) to table
     /// `to`, whose layout is the entity's layout without `skip`, possibly
     /// with more types appended for the caller to push.
-    /// Returns the entity's row in `to`.
-    pub(crate) fn relocate(&mut self, index: u32, to: u32, skip: Option<usize>) -> u32 {
+    pub(crate) fn relocate(&mut self, index: u32, to: u32, skip: Option<usize>) {
         let slot = &self.entities[index as usize];
         let (from, row) = (slot.table, slot.row);
         let World {
@@ -359,6 +369,6 @@ impl World {
             }
         }
         self.leave_table(index);
-        self.enter_table(index, to)
+        self.enter_table(index, to);
     }
 }
