@@ -154,6 +154,30 @@ impl DoubleEndedIterator for Comps<'_> {
 impl ExactSizeIterator for Comps<'_> {}
 
 impl World {
+    /// How many tables the world has made, the empty layout's included: one
+    /// per distinct sequence of component types any entity has held. Tables
+    /// live as long as the world, so a count that keeps growing points at
+    /// entities gathering components one `add` at a time.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// assert_eq!(world.table_count(), 1); // the empty layout
+    /// world.spawn_with((Position(0.0), Velocity(1.0)))?;
+    /// world.spawn_with((Position(5.0), Velocity(2.0)))?; // same layout, same table
+    /// assert_eq!(world.table_count(), 2);
+    /// world.spawn_with((Velocity(1.0), Position(0.0)))?; // order counts
+    /// assert_eq!(world.table_count(), 3);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
     /// The components of entity `index`, in insertion order.
     #[inline]
     pub(crate) fn comps(&self, index: u32) -> Comps<'_> {

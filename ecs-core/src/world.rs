@@ -658,6 +658,7 @@ impl std::fmt::Debug for World {
         f.debug_struct("World")
             .field("entities", &self.live)
             .field("component_types", &self.types.len())
+            .field("tables", &self.tables.len())
             .finish()
     }
 }
