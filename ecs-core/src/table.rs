@@ -22,8 +22,9 @@ pub(crate) struct Place {
 pub(crate) struct Table {
     /// Component types in insertion order, each with its segment.
     pub layout: Box<[Place]>,
-    /// Bit `t` is set when some component of the layout is-a type `t`: an
-    /// is-a lookup that would find nothing stops after one bit test.
+    /// Bit `t` is set when some component of the layout is-a type `t`: the
+    /// single-rule check of `add` clears a whole parent chain with one AND
+    /// per word of bits.
     pub isa: Box<[u64]>,
     /// By type index: where the first component that is-a that type sits,
     /// so `get` and its is-a rule are one load wherever the component is in
