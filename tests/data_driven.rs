@@ -240,6 +240,53 @@ fn a_blueprint_spawns_its_entity_and_children() {
     assert_eq!(world.len(), 202);
 }
 
+#[test]
+fn many_copies_of_a_flat_blueprint_keep_names_flags_and_values() {
+    let bp = Blueprint::from_json(
+        r#"{"tag": "Crate", "components": [
+            { "type": "Transform", "data": { "x": 3, "y": 4 } },
+            { "type": "collider", "data": { "radius": 1.5 }, "enabled": false }
+        ]}"#,
+    )
+    .unwrap();
+    let mut world = World::new();
+    let ids = world.spawn_blueprints(&bp, 50).unwrap();
+    assert_eq!(ids.len(), 50);
+    let mut instances = std::collections::HashSet::new();
+    for &id in &ids {
+        let e = world.entity(id).unwrap();
+        assert_eq!(e.name(), Some("Crate"));
+        assert_eq!(e.get::<Transform>(), Some(&Transform { x: 3.0, y: 4.0 }));
+        assert_eq!(e.get_all_filtered::<Collider>(Filter::Enabled).count(), 0);
+        assert_eq!(e.get_all_filtered::<Collider>(Filter::Disabled).count(), 1);
+        instances.extend(e.components().map(|c| c.instance));
+    }
+    assert_eq!(
+        instances.len(),
+        100,
+        "every copy's components are distinct instances"
+    );
+
+    // A bad value in the second component: nothing is made, and the copies
+    // of the first component already read are taken back.
+    let bad = Blueprint::from_json(
+        r#"{"components": [
+            { "type": "Transform", "data": { "x": 3, "y": 4 } },
+            { "type": "collider", "data": { "radius": "big" } }
+        ]}"#,
+    )
+    .unwrap();
+    let err = world.spawn_blueprints(&bad, 10).unwrap_err().to_string();
+    assert!(err.starts_with("components[1].data.radius"), "{err}");
+    assert_eq!(world.len(), 50);
+    assert_eq!(world.iter::<Transform>().count(), 50);
+    let more = world.spawn_blueprints(&bp, 2).unwrap();
+    assert_eq!(world.iter::<Collider>().count(), 52);
+    assert!(more
+        .iter()
+        .all(|&id| world.entity(id).unwrap().has::<Transform>()));
+}
+
 fn spawn_err(json: &str) -> (String, World) {
     let mut world = World::new();
     world.spawn_with((Transform::default(),)).unwrap();

@@ -349,6 +349,60 @@ impl World {
         }
     }
 
+    /// `count` copies of a blueprint without children, a column at a time:
+    /// every component's values are read straight into its segment of the
+    /// entity's table (one downcast per column, not per value), then the
+    /// entities are made. If a value fails or panics, every segment is
+    /// trimmed back and nothing was created.
+    fn spawn_flat(&mut self, r: &Resolved<'_>, count: usize) -> Result<Vec<EntityId>, Error> {
+        let start = self.tables[r.table as usize].owners.len();
+        let filled = catch_unwind(AssertUnwindSafe(|| {
+            for (i, c) in r.components.iter().enumerate() {
+                let seg = self.tables[r.table as usize].layout[i].seg;
+                read(c.data, |data| {
+                    // A first attempt that failed may have pushed some.
+                    self.trim_segment(c.ty, seg, start);
+                    (c.fns.push_many)(self, c.ty, seg, data, count, !c.enabled)
+                })
+                .map_err(|parts| r.data_error(i, parts))?;
+            }
+            Ok(())
+        }));
+        let failed = match filled {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some(Ok(error)),
+            Err(panic) => Some(Err(panic)),
+        };
+        if let Some(failure) = failed {
+            for place in self.tables[r.table as usize].layout.clone().iter() {
+                self.trim_segment(place.ty, place.seg, start);
+            }
+            self.empty_trash();
+            match failure {
+                Ok(error) => return Err(error),
+                Err(panic) => resume_unwind(panic),
+            }
+        }
+        let mut created = Vec::with_capacity(count);
+        for _ in 0..count {
+            let id = self.spawn_in(r.table);
+            if let Some(name) = r.name_id {
+                self.names.give(id.index, name);
+            }
+            created.push(id);
+        }
+        Ok(created)
+    }
+
+    /// Moves the rows of segment `seg` of `ty`'s column from `len` on to
+    /// the trash.
+    fn trim_segment(&mut self, ty: TypeIdx, seg: u32, len: usize) {
+        let column = self.columns[ty as usize].as_mut();
+        if column.is_some_and(|c| c.trash_from(seg, len)) && !self.trashed.contains(&ty) {
+            self.trashed.push(ty);
+        }
+    }
+
     /// Spawns one resolved blueprint (and its children) without checks or
     /// hooks; every entity made is pushed to `created`.
     fn spawn_resolved(
@@ -528,6 +582,13 @@ impl World {
         resolved.count_types(&mut per_type);
         // Without children every entity made is a root: one list serves.
         let flat = resolved.children.is_empty();
+        if flat {
+            let created = self.spawn_flat(&resolved, count)?;
+            if !per_type.iter().all(|&(ty, _)| self.is_plain_ty(ty)) {
+                self.finish_spawn(&created)?;
+            }
+            return Ok(created);
+        }
         let mut roots = Vec::with_capacity(if flat { 0 } else { count });
         let mut created = Vec::with_capacity(entities);
         // A user `Deserialize` may panic: take back what was made, then let

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::entity::{CompRef, TypeIdx};
-use crate::storage::typed;
+use crate::storage::{typed, typed_mut};
 use crate::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
@@ -29,12 +29,19 @@ pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent,
 pub(crate) type DeserializePushFn =
     fn(&mut World, TypeIdx, u32, &serde_json::Value) -> Result<(), DataErrorParts>;
 
-/// Both ways of reading a component from JSON.
+/// Reads `count` components from the same JSON onto the end of segment `seg`,
+/// each with a fresh serial and, with `disabled`, the disabled bit. On error
+/// or panic some may have been pushed: the caller trims the segment.
+pub(crate) type DeserializePushManyFn =
+    fn(&mut World, TypeIdx, u32, &serde_json::Value, usize, bool) -> Result<(), DataErrorParts>;
+
+/// The ways of reading a component from JSON.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct DeserializeFns {
     pub(crate) boxed: DeserializeFn,
     pub(crate) push: DeserializePushFn,
+    pub(crate) push_many: DeserializePushManyFn,
 }
 
 /// The erased capabilities of one component type.
@@ -134,6 +141,31 @@ fn deserialize_push<T: Component + DeserializeOwned>(
     Ok(())
 }
 
+/// `ty` is `T`'s index in `world`; the column is downcast once for all
+/// `count` values.
+fn deserialize_push_many<T: Component + DeserializeOwned>(
+    world: &mut World,
+    ty: TypeIdx,
+    seg: u32,
+    data: &serde_json::Value,
+    count: usize,
+    disabled: bool,
+) -> Result<(), DataErrorParts> {
+    let World { columns, types, .. } = world;
+    let column = typed_mut::<T>(&mut **columns[ty as usize].as_mut().expect("registered"));
+    let flag = if disabled {
+        crate::storage::DISABLED
+    } else {
+        0
+    };
+    for _ in 0..count {
+        let value = deserialize_value::<T>(data)?;
+        let row = column.push(seg, types[ty as usize].take_serial(), value);
+        column.segs[seg as usize].meta[row as usize] |= flag;
+    }
+    Ok(())
+}
+
 /// Asks "does `T` implement ...?" in generated code: `(&&Probe::<T>::new())`
 /// picks the `Has*` impl one autoref away when the bound holds, else the
 /// `No*` impl on the probe itself.
@@ -199,6 +231,7 @@ capability!(
     T => DeserializeFns {
         boxed: deserialize_boxed::<T>,
         push: deserialize_push::<T>,
+        push_many: deserialize_push_many::<T>,
     }
 );
 

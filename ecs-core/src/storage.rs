@@ -117,6 +117,9 @@ pub(crate) trait ErasedColumn: Any + Send + Sync {
     fn move_row(&mut self, from: u32, row: u32, to: u32);
     /// Moves `row` of segment `seg` to the trash.
     fn trash_row(&mut self, seg: u32, row: u32);
+    /// Moves the rows of segment `seg` from `len` on to the trash; `true`
+    /// when there were any.
+    fn trash_from(&mut self, seg: u32, len: usize) -> bool;
     /// Drops everything in the trash.
     fn empty_trash(&mut self);
     fn upcast_ref(&self, seg: u32, row: u32, target: TypeId) -> Option<&dyn Any>;
@@ -173,6 +176,16 @@ impl<C: Component> ErasedColumn for Column<C> {
     fn trash_row(&mut self, seg: u32, row: u32) {
         let value = self.swap_remove(seg, row);
         self.trash.push(value);
+    }
+
+    fn trash_from(&mut self, seg: u32, len: usize) -> bool {
+        let seg = &mut self.segs[seg as usize];
+        if seg.data.len() <= len {
+            return false;
+        }
+        seg.meta.truncate(len);
+        self.trash.extend(seg.data.drain(len..));
+        true
     }
 
     fn empty_trash(&mut self) {
