@@ -192,7 +192,13 @@ def markdown(rows, data, memory, targets, info):
     out.append(f"- {info['rustc']}; bevy_ecs {v.get('bevy_ecs', '?')}, hecs {v.get('hecs', '?')}, "
                f"criterion {v.get('criterion', '?')}; ecs-core at {info['rev']}")
     out.append(f"- generated {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')} by "
-               "`benches-peers/run.sh` (criterion median; profile: release, codegen-units = 1)\n")
+               "`benches-peers/run.sh` (criterion median; profile: release, codegen-units = 1)")
+    mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_")
+    trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    if mmap or trim:
+        out.append(f"- glibc malloc pinned for all three libraries: MALLOC_MMAP_THRESHOLD_={mmap}, "
+                   f"MALLOC_TRIM_THRESHOLD_={trim} (freed blocks are reused, see the README)")
+    out.append("")
     out.append("## Summary (median per element; lower is better)\n")
     out.append("| scenario | ours | bevy | hecs | ours / best peer | what is measured |")
     out.append("|---|---:|---:|---:|---:|---|")

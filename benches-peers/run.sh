@@ -8,6 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 target="${CARGO_TARGET_DIR:-$PWD/target}"
+# glibc returns a freed large block to the kernel or keeps it depending on
+# what was freed before (its mmap threshold adapts at run time), so whether a
+# scenario that builds fresh worlds pays page faults would depend on the
+# scenarios that ran first. Fixed thresholds, the same for all three
+# libraries, keep freed blocks for reuse; see README, "Benchmarks".
+export MALLOC_MMAP_THRESHOLD_=16777216 MALLOC_TRIM_THRESHOLD_=268435456
 cargo bench --bench peers -- "$@"
 cargo run --release --quiet --bin memory -- "$target/peers-memory.json"
 python3 report.py --target "$target"
