@@ -80,10 +80,11 @@ pub trait DeclaresReceive<M> {}
 /// The entry point delivering one message type to one component type.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
-pub struct ReceiverFn(fn(&mut World, u32, CompRef, &dyn Any));
+pub struct ReceiverFn(fn(&mut World, u32, CompRef, &dyn Any) -> bool);
 
 impl ReceiverFn {
-    /// Delivers `M` to `C`.
+    /// Delivers `M` to `C`, unless that component is disabled; `true` when
+    /// it received.
     pub const fn of<C: Receive<M>, M: 'static>() -> Self {
         ReceiverFn(deliver::<C, M>)
     }
@@ -94,16 +95,23 @@ fn deliver<C: Receive<M>, M: 'static>(
     owner: u32,
     comp: CompRef,
     message: &dyn Any,
-) {
+) -> bool {
     let Some(message) = message.downcast_ref::<M>() else {
-        return;
+        return false;
     };
     with_column_out::<C, _>(world, comp.ty, |world, column| {
+        // Checked here, where the column is typed: a disabled component
+        // does not receive.
+        if column.segs[comp.seg as usize].meta[comp.row as usize] & DISABLED != 0 {
+            return false;
+        }
         let mut ctx = Context::new(world, owner, comp.ty);
         column
             .get_mut(comp.seg, comp.row)
             .receive(message, &mut ctx);
-    });
+        true
+    })
+    .unwrap_or(false)
 }
 
 /// A component type's dispatch table: the receiver for a message type.
@@ -251,11 +259,7 @@ impl World {
                 let Some(receiver) = table[c.ty as usize] else {
                     continue;
                 };
-                let enabled = self.columns[c.ty as usize]
-                    .as_deref()
-                    .is_some_and(|column| column.meta(c.seg, c.row) & DISABLED == 0);
-                if enabled {
-                    (receiver.0)(self, index, c, message);
+                if (receiver.0)(self, index, c, message) {
                     handled += 1;
                 }
             }
