@@ -287,6 +287,24 @@ fn many_copies_of_a_flat_blueprint_keep_names_flags_and_values() {
         .all(|&id| world.entity(id).unwrap().has::<Transform>()));
 }
 
+#[test]
+fn a_long_entity_from_data_is_cleared_in_one_move() {
+    let colliders: Vec<serde_json::Value> = (0..300)
+        .map(|i| serde_json::json!({ "type": "collider", "data": { "radius": i } }))
+        .collect();
+    let bp = Blueprint::from_value(&serde_json::json!({ "components": colliders })).unwrap();
+    let mut world = World::new();
+    let id = world.spawn_blueprint(&bp).unwrap();
+    let tables = world.table_count();
+    let mut e = world.entity_mut(id).unwrap();
+    assert_eq!(e.get_all::<Collider>().count(), 300);
+    assert_eq!(e.remove_all::<Collider>(), 300);
+    assert!(e.is_empty());
+    // Straight to the empty layout: no table per intermediate length.
+    assert_eq!(world.table_count(), tables);
+    assert_eq!(world.iter::<Collider>().count(), 0);
+}
+
 fn spawn_err(json: &str) -> (String, World) {
     let mut world = World::new();
     world.spawn_with((Transform::default(),)).unwrap();

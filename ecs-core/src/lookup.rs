@@ -11,7 +11,7 @@ use crate::world::World;
 use crate::{Component, Error};
 
 impl World {
-    /// Position in the entity's list of the first component that is-a `t`.
+    /// Position in the entity's layout of the first component that is-a `t`.
     #[inline]
     pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
         self.tables[self.entities[index as usize].table as usize].position_of(t)

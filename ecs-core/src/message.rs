@@ -246,7 +246,7 @@ impl World {
                 continue;
             }
             // Receivers cannot add or remove components (changes are
-            // queued), so positions stay valid while we walk the list.
+            // queued), so the entity stays at its row while we walk its layout.
             let slot = &self.entities[index as usize];
             let (at, row) = (slot.table as usize, slot.row);
             for pos in 0..self.tables[at].layout.len() {

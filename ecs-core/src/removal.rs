@@ -21,10 +21,11 @@ impl World {
             .collect();
         let comps: Vec<CompRef> = doomed.iter().map(|&pos| self.comp_at(index, pos)).collect();
         self.fire_removal_hooks(&comps);
-        // Last first, so the positions still to remove stay where they are.
+        let mut picked = vec![false; self.comp_count(index)];
         for &pos in &doomed {
-            self.trash_at(index, pos);
+            picked[pos] = true;
         }
+        self.trash_where(index, |pos| picked[pos]);
         self.empty_trash();
         doomed.len()
     }
@@ -33,9 +34,7 @@ impl World {
 impl World {
     /// Removes the entity's components past the first `len`, newest first.
     pub(crate) fn truncate_components(&mut self, index: u32, len: usize) {
-        while self.comp_count(index) > len {
-            self.trash_at(index, self.comp_count(index) - 1);
-        }
+        self.trash_where(index, |pos| pos >= len);
         self.empty_trash();
     }
 }

@@ -35,7 +35,7 @@ impl Requirements {
     }
 
     /// [`Requirements::apply`] for a component just added at position
-    /// `before` of the entity's list: when a requirement fails, or its
+    /// `before` of the entity's layout: when a requirement fails, or its
     /// `Default` panics, everything from `before` on is taken back, so the
     /// add is all or nothing.
     pub(crate) fn apply_or_take_back(

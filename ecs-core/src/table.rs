@@ -372,7 +372,44 @@ impl World {
     /// (which the caller has already taken out of its segment) to table
     /// `to`, whose layout is the entity's layout without `skip`, possibly
     /// with more types appended for the caller to push.
+    #[inline]
     pub(crate) fn relocate(&mut self, index: u32, to: u32, skip: Option<usize>) {
+        match skip {
+            Some(pos) => self.relocate_skipping(index, to, |p| p == pos),
+            None => self.relocate_skipping(index, to, |_| false),
+        }
+    }
+
+    /// Removes the components of entity `index` at the positions `doomed`
+    /// picks, into their columns' trash, and moves the rest to the table of
+    /// the remaining layout in one step (so clearing a long entity makes
+    /// one table, not one per component).
+    pub(crate) fn trash_where(&mut self, index: u32, doomed: impl Fn(usize) -> bool) {
+        let layout = self.layout_of(index);
+        let kept: Vec<TypeIdx> = (0..layout.len())
+            .filter(|&pos| !doomed(pos))
+            .map(|pos| layout[pos].ty)
+            .collect();
+        if kept.len() == layout.len() {
+            return;
+        }
+        let to = self.table_for(&kept);
+        for pos in (0..self.comp_count(index)).filter(|&pos| doomed(pos)) {
+            let comp = self.comp_at(index, pos);
+            self.columns[comp.ty as usize]
+                .as_mut()
+                .expect("a stored component has a column")
+                .trash_row(comp.seg, comp.row);
+            if !self.trashed.contains(&comp.ty) {
+                self.trashed.push(comp.ty);
+            }
+        }
+        self.relocate_skipping(index, to, doomed);
+    }
+
+    /// [`World::relocate`] skipping every position `skip` picks (already
+    /// taken out of their segments by the caller).
+    fn relocate_skipping(&mut self, index: u32, to: u32, skip: impl Fn(usize) -> bool) {
         let slot = &self.entities[index as usize];
         let (from, row) = (slot.table, slot.row);
         let World {
@@ -380,12 +417,11 @@ impl World {
         } = self;
         let source = &tables[from as usize].layout;
         let target = &tables[to as usize].layout;
-        let skip = skip.unwrap_or(usize::MAX);
-        // The layouts agree before `skip` and are shifted by one after it.
+        // The target holds the kept places in order, then maybe more.
         let kept = source
             .iter()
             .enumerate()
-            .filter(|&(pos, _)| pos != skip)
+            .filter(|&(pos, _)| !skip(pos))
             .map(|(_, place)| place);
         for (place, dest) in kept.zip(target.iter()) {
             debug_assert_eq!(dest.ty, place.ty);

@@ -607,25 +607,9 @@ impl World {
         own
     }
 
-    /// Moves one component's row into its column's trash and repairs the
-    /// record of the entity whose row moved. The caller has already removed
-    /// `comp` from its entity's list, and empties the trash once consistent.
-    /// Removes the component at position `pos` of entity `index` into its
-    /// column's trash and moves the entity's other components to the table
-    /// without it.
-    pub(crate) fn trash_at(&mut self, index: u32, pos: usize) {
-        let comp = self.comp_at(index, pos);
-        let to = self.table_removing(self.entities[index as usize].table, pos);
-        self.columns[comp.ty as usize]
-            .as_mut()
-            .expect("a stored component has a column")
-            .trash_row(comp.seg, comp.row);
-        if !self.trashed.contains(&comp.ty) {
-            self.trashed.push(comp.ty);
-        }
-        self.relocate(index, to, Some(pos));
-    }
-
+    /// Drops the values waiting in the columns' trash: called once the world
+    /// is consistent again, so a panicking `Drop` cannot leave it half
+    /// updated.
     pub(crate) fn empty_trash(&mut self) {
         // `pop` keeps the buffer's capacity: no allocation per removal.
         while let Some(ty) = self.trashed.pop() {
@@ -635,7 +619,6 @@ impl World {
         }
     }
 
-    /// Removes `comp` (already taken off its entity's list) from its typed column.
     /// Takes the component at position `pos` of entity `index` (of
     /// concrete type `C`) out of the world, moving the entity's other
     /// components to the table without it.
