@@ -145,12 +145,7 @@ impl World {
     /// Returns the value in place.
     #[inline]
     pub(crate) fn append<C: Component>(&mut self, index: u32, ty: TypeIdx, value: C) -> &mut C {
-        let to = self.table_adding(self.entities[index as usize].table, ty);
-        self.relocate(index, to, None);
-        let place = *self.tables[to as usize]
-            .layout
-            .last()
-            .expect("the new table holds the appended type");
+        let place = self.make_room_for(index, ty);
         self.push_value(place, value)
     }
 
@@ -161,13 +156,20 @@ impl World {
         ty: TypeIdx,
         value: crate::ops::BoxedComponent,
     ) {
+        let place = self.make_room_for(index, ty);
+        (self.ops(ty).push)(self, ty, place.seg, value);
+    }
+
+    /// Moves entity `index` to the table of its layout with `ty` appended;
+    /// returns the place its new value goes, which the caller fills.
+    #[inline]
+    fn make_room_for(&mut self, index: u32, ty: TypeIdx) -> Place {
         let to = self.table_adding(self.entities[index as usize].table, ty);
         self.relocate(index, to, None);
-        let place = *self.tables[to as usize]
+        *self.tables[to as usize]
             .layout
             .last()
-            .expect("the new table holds the appended type");
-        (self.ops(ty).push)(self, ty, place.seg, value);
+            .expect("the new table holds the appended type")
     }
 
     /// Pushes `value` onto segment `place` with a fresh serial; returns it
