@@ -77,7 +77,7 @@ fn pairs_join_only_entities_holding_both() {
     let mut world = World::new();
     let both = world.spawn_with((Position(1.0), Velocity(0.5))).unwrap();
     let only_pos = world.spawn_with((Position(7.0),)).unwrap();
-    // Velocity first, Position second: rows of the two columns no longer line up.
+    // Velocity first, Position second: another table, where `B` sits before `A`.
     let swapped = world.spawn_with((Velocity(2.0), Position(3.0))).unwrap();
     world.spawn_with((Velocity(9.0),)).unwrap();
     let mut visited = Vec::new();
