@@ -77,13 +77,12 @@ macro_rules! tuple_bundle {
             #[allow(non_snake_case)]
             fn __push(self, world: &mut World, table: u32) {
                 let ($($name,)+) = self;
-                let mut pos = 0;
+                let mut positions = 0..;
                 $(
+                    let pos = positions.next().expect("an endless range");
                     let place = world.tables[table as usize].layout[pos];
                     world.push_value(place, $name);
-                    pos += 1;
                 )+
-                let _ = pos;
             }
 
             #[allow(non_snake_case)]

@@ -342,26 +342,36 @@ impl World {
         }
     }
 
-    /// Takes back a row that entity `index` entered last in its table with
-    /// only its first `filled` components pushed: those go to the trash and
-    /// the entity is left with no components, in the empty table.
-    pub(crate) fn abandon_row(&mut self, index: u32, filled: usize) {
+    /// Moves entity `index`'s row of each segment whose position `pick`
+    /// picks into that column's trash, and notes the column for
+    /// [`World::empty_trash`]. The table's owners are left to the caller.
+    pub(crate) fn trash_rows_of(&mut self, index: u32, pick: impl Fn(usize) -> bool) {
         let slot = &self.entities[index as usize];
-        let (table, row) = (slot.table, slot.row);
         let World {
             tables,
             columns,
             trashed,
             ..
         } = self;
-        for place in &tables[table as usize].layout[..filled] {
+        for (pos, place) in tables[slot.table as usize].layout.iter().enumerate() {
+            if !pick(pos) {
+                continue;
+            }
             if let Some(column) = columns[place.ty as usize].as_mut() {
-                column.trash_row(place.seg, row);
+                column.trash_row(place.seg, slot.row);
                 if !trashed.contains(&place.ty) {
                     trashed.push(place.ty);
                 }
             }
         }
+    }
+
+    /// Takes back a row that entity `index` entered last in its table with
+    /// only its first `filled` components pushed: those go to the trash and
+    /// the entity is left with no components, in the empty table.
+    pub(crate) fn abandon_row(&mut self, index: u32, filled: usize) {
+        let table = self.entities[index as usize].table;
+        self.trash_rows_of(index, |pos| pos < filled);
         let owners = &mut self.tables.list[table as usize].owners;
         debug_assert_eq!(owners.last(), Some(&index));
         owners.pop();
@@ -394,16 +404,7 @@ impl World {
             return;
         }
         let to = self.table_for(&kept);
-        for pos in (0..self.comp_count(index)).filter(|&pos| doomed(pos)) {
-            let comp = self.comp_at(index, pos);
-            self.columns[comp.ty as usize]
-                .as_mut()
-                .expect("a stored component has a column")
-                .trash_row(comp.seg, comp.row);
-            if !self.trashed.contains(&comp.ty) {
-                self.trashed.push(comp.ty);
-            }
-        }
+        self.trash_rows_of(index, &doomed);
         self.relocate_skipping(index, to, doomed);
     }
 

@@ -20,9 +20,6 @@ pub(crate) struct TypeInfo {
     /// Bit `d` is set when type `d` is-a this type (itself included): what
     /// an is-a lookup for this type tests each scanned component against.
     pub descendant_bits: Vec<u64>,
-    /// Whether any registered type has this one as an ancestor; when not, an
-    /// is-a lookup is a plain index comparison.
-    pub has_descendants: bool,
     /// The serial the next component of exactly this type gets.
     pub next_serial: u32,
     /// Entry points when the type is a behaviour.
@@ -334,23 +331,7 @@ impl World {
             let doomed: Vec<CompRef> = self.comps(index).rev().collect();
             self.fire_removal_hooks(&doomed);
         }
-        let World {
-            tables,
-            columns,
-            entities,
-            trashed,
-            ..
-        } = self;
-        let slot = &entities[index as usize];
-        for place in tables[slot.table as usize].layout.iter() {
-            columns[place.ty as usize]
-                .as_mut()
-                .expect("a stored type has a column")
-                .trash_row(place.seg, slot.row);
-            if !trashed.contains(&place.ty) {
-                trashed.push(place.ty);
-            }
-        }
+        self.trash_rows_of(index, |_| true);
         self.leave_table(index);
         let slot = &mut self.entities[index as usize];
         slot.alive = false;
@@ -570,7 +551,6 @@ impl World {
                         ancestors: indices[level + 1..].into(),
                         is_a_bits: is_a_bits(ty, &indices[level + 1..]),
                         descendant_bits: Vec::new(),
-                        has_descendants: false,
                         next_serial: 0,
                         behaviour: None,
                         receiver: |_| None,
@@ -587,9 +567,6 @@ impl World {
                     ty
                 }
             };
-        }
-        for &ancestor in &indices[1..] {
-            self.types[ancestor as usize].has_descendants = true;
         }
         for (level, &ty) in indices.iter().enumerate() {
             for &ancestor in &indices[level..] {
