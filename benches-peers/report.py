@@ -20,9 +20,15 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# scenario -> (description, what "ours" is compared with, target ratio or None)
+# (scenario, description[, peer]): "ours" is compared with the faster peer,
+# or with the named one when the scenario pins it (get and get_one: the
+# target is stated against bevy, so their ratio is against bevy even on a
+# run where hecs is faster).
 SCENARIOS = [
-    ("get", "10k entities x 8 components, one `get` per entity, shuffled order"),
+    ("get", "10k entities x 8 components, one `get` per entity (type `i % 8` through a "
+     "`match`), shuffled order", "bevy"),
+    ("get_one", "the `get` world and order, every lookup of the same type (`C3`, no `match`)",
+     "bevy"),
     ("get_all", "10k entities, sum the radii of 3 colliders per entity (peers: `Colliders(Vec<_>)`)"),
     ("simple_insert", "new world + 10k entities x 4 components (drop not timed)"),
     ("simple_iter", "`pos += vel` over 10k entities"),
@@ -32,6 +38,18 @@ SCENARIOS = [
     ("update", "10k behaviours reading and writing a sibling (bevy: the same system in a schedule)"),
 ]
 PEERS = ("bevy", "hecs")
+
+# ours-only rows: a base type reached through the parent chain against the
+# exact derived type, on the same world. (row label, group is its first
+# word, base id, exact id, description)
+BASE_VS_EXACT = [
+    ("get_via_parent", "ours_parent", "ours_exact",
+     "`get::<Moving>()` finding an `AxisMoving`, against `get::<AxisMoving>()`"),
+    ("base_iter", "ours_base", "ours_exact",
+     "10k `AxisMoving`s: `for_each_mut` over the base `Moving`, against over `AxisMoving`"),
+    ("base_iter (`iter`)", "ours_base_iter", "ours_exact_iter",
+     "the same through `World::iter::<Moving>()`, against `iter::<AxisMoving>()`"),
+]
 
 # The targets the runtime must meet: (label, numerator, denominator, limit).
 TARGETS = [
@@ -144,15 +162,17 @@ def machine_info():
 def build_rows(data, memory):
     """One row per scenario: values per library (ns/elem or bytes/entity)."""
     rows = []
-    for name, desc in SCENARIOS:
+    for name, desc, *pinned in SCENARIOS:
         g = data.get(name, {})
         vals = {lib: per_elem(g.get(lib)) for lib in ("ours",) + PEERS}
         peers = [(vals[p], p) for p in PEERS if vals[p] is not None]
         best = min(peers) if peers else (None, None)
-        ratio = vals["ours"] / best[0] if vals["ours"] is not None and best[0] else None
+        versus = pinned[0] if pinned else best[1]
+        base = vals.get(versus) if versus else None
+        ratio = vals["ours"] / base if vals["ours"] is not None and base else None
         elements = (g.get("ours") or {}).get("elements")
         rows.append({"name": name, "desc": desc, "vals": vals, "best": best[1],
-                     "ratio": ratio, "unit": "ns/elem", "elements": elements})
+                     "versus": versus, "ratio": ratio, "unit": "ns/elem", "elements": elements})
     if memory:
         b = memory["bytes_per_entity"]
         vals = {lib: b.get(lib) for lib in ("ours",) + PEERS}
@@ -160,7 +180,8 @@ def build_rows(data, memory):
         best = min(peers) if peers else (None, None)
         ratio = vals["ours"] / best[0] if vals["ours"] is not None and best[0] else None
         rows.append({"name": "memory", "desc": "heap bytes per entity, simple_insert world",
-                     "vals": vals, "best": best[1], "ratio": ratio, "unit": "B/entity",
+                     "vals": vals, "best": best[1], "versus": best[1], "ratio": ratio,
+                     "unit": "B/entity",
                      "elements": memory.get("entities")})
     return rows
 
@@ -184,7 +205,7 @@ def check_targets(data, memory):
     return results
 
 
-def markdown(rows, data, memory, targets, info):
+def markdown(rows, data, memory, targets, info, compile_cost=None):
     out = []
     out.append("# ecs-core against bevy_ecs and hecs\n")
     v = info["versions"]
@@ -200,7 +221,7 @@ def markdown(rows, data, memory, targets, info):
                    f"MALLOC_TRIM_THRESHOLD_={trim} (freed blocks are reused, see the README)")
     out.append("")
     out.append("## Summary (median per element; lower is better)\n")
-    out.append("| scenario | ours | bevy | hecs | ours / best peer | what is measured |")
+    out.append("| scenario | ours | bevy | hecs | ours / peer | what is measured |")
     out.append("|---|---:|---:|---:|---:|---|")
     for r in rows:
         cells = []
@@ -214,13 +235,13 @@ def markdown(rows, data, memory, targets, info):
                 cell = f"**{cell}**"
             cells.append(cell)
         out.append(f"| {r['name']} | {' | '.join(cells)} | {fmt_ratio(r['ratio'])} "
-                   f"(vs {r['best'] or '–'}) | {r['desc']} |")
-    gvp = data.get("get_via_parent", {})
-    parent, exact = per_elem(gvp.get("ours_parent")), per_elem(gvp.get("ours_exact"))
-    if parent is not None and exact:
-        out.append(f"| get_via_parent | {fmt_ns(parent)} | – | – | {parent / exact:.2f}x "
-                   f"(vs ours exact {fmt_ns(exact)}) | `get::<Moving>()` finding an "
-                   "`AxisMoving` (ours only) |")
+                   f"(vs {r['versus'] or '–'}) | {r['desc']} |")
+    for name, base_id, exact_id, what in BASE_VS_EXACT:
+        g = data.get(name.split(" ")[0], {})
+        base, exact = per_elem(g.get(base_id)), per_elem(g.get(exact_id))
+        if base is not None and exact:
+            out.append(f"| {name} | {fmt_ns(base)} | – | – | {base / exact:.2f}x "
+                       f"(vs ours exact {fmt_ns(exact)}) | {what} (ours only) |")
     si = data.get("simple_iter", {})
     vec, ours_iter = per_elem(si.get("vec")), per_elem(si.get("ours_iter"))
     if vec is not None:
@@ -276,13 +297,23 @@ def markdown(rows, data, memory, targets, info):
                    "with `spawn_batch` (reserves exactly); `ours_unreserved` with `spawn` + "
                    "`add` and no reservation. bevy and hecs use their `spawn_batch`.")
     out.append("")
+    out.append("## Compile cost of the component derive\n")
+    if compile_cost:
+        text, when = compile_cost
+        # A separate, slower run: its date says which ecs-core it measured.
+        out.append(f"From `benches-peers/compile_cost.sh`, {when}:\n")
+        out.append(text.strip())
+    else:
+        out.append("Not measured: `benches-peers/compile_cost.sh` (slow, not part of run.sh) "
+                   "writes `target/compile-cost.md`, which this report then includes.")
+    out.append("")
     out.append("Notes: bevy_ecs and hecs cannot hold several components of one type per entity, "
                "so `get_all` gives them one `Colliders(Vec<Collider>)` component. In "
                "heavy_compute bevy (`par_iter_mut`, multi_threaded) and ours "
                "(`par_for_each_pair_mut`) use both cores; hecs has no built-in parallel "
                "iteration and runs on one. bevy queries are cached `QueryState`s, as a system "
                "holds them.")
-    out.append("\n![ours / best peer](ratios.svg)")
+    out.append("\n![ours / baseline](ratios.svg)")
     return "\n".join(out) + "\n"
 
 
@@ -291,11 +322,14 @@ def svg_chart(rows, data, targets):
     bars = []
     for r in rows:
         if r["ratio"] is not None:
-            bars.append((r["name"], r["ratio"], f"vs {r['best']}"))
-    gvp = data.get("get_via_parent", {})
-    parent, exact = per_elem(gvp.get("ours_parent")), per_elem(gvp.get("ours_exact"))
-    if parent is not None and exact:
-        bars.append(("get_via_parent", parent / exact, "vs ours exact"))
+            bars.append((r["name"], r["ratio"], f"vs {r['versus']}"))
+    for name, base_id, exact_id, _ in BASE_VS_EXACT:
+        if " " in name:
+            continue  # one bar per group: the iterator twin adds nothing to the chart
+        g = data.get(name, {})
+        base, exact = per_elem(g.get(base_id)), per_elem(g.get(exact_id))
+        if base is not None and exact:
+            bars.append((name, base / exact, "vs ours exact"))
     si = data.get("simple_iter", {})
     if si.get("vec") and si.get("ours"):
         bars.append(("simple_iter", per_elem(si["ours"]) / per_elem(si["vec"]), "vs plain Vec"))
@@ -317,7 +351,7 @@ def svg_chart(rows, data, targets):
              f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">')
     s.append(f'<rect width="{width}" height="{height}" fill="white"/>')
     s.append(f'<text x="{width / 2}" y="26" font-size="18" font-weight="bold" '
-             'text-anchor="middle">ecs-core time (or bytes) / best peer — lower is better</text>')
+             'text-anchor="middle">ecs-core time (or bytes) / baseline — lower is better</text>')
     s.append(f'<text x="{width / 2}" y="48" font-size="13" fill="#555" text-anchor="middle">'
              'log scale; green: ours ahead of (or level with) the baseline, red: behind</text>')
     axis_y = top + row_h * len(bars) + 8
@@ -371,9 +405,16 @@ def main():
     else:
         print(f"warning: {mem_path} missing (run the memory binary)", file=sys.stderr)
 
+    compile_cost = None
+    cc_path = os.path.join(args.target, "compile-cost.md")
+    if os.path.isfile(cc_path):
+        with open(cc_path) as f:
+            when = datetime.datetime.fromtimestamp(os.path.getmtime(cc_path))
+            compile_cost = (f.read(), when.strftime("%Y-%m-%d %H:%M"))
+
     rows = build_rows(data, memory)
     targets = check_targets(data, memory)
-    md = markdown(rows, data, memory, targets, machine_info())
+    md = markdown(rows, data, memory, targets, machine_info(), compile_cost)
     print(md)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write(md)

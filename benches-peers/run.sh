@@ -5,6 +5,9 @@
 #
 #   benches-peers/run.sh                 # everything
 #   benches-peers/run.sh simple_iter     # extra args go to criterion as a filter
+#
+# The derive compile-cost probe is slow and separate: run compile_cost.sh
+# first and the report includes its table.
 set -euo pipefail
 cd "$(dirname "$0")"
 target="${CARGO_TARGET_DIR:-$PWD/target}"

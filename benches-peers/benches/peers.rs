@@ -100,6 +100,65 @@ fn bench_get(c: &mut Criterion) {
     group.finish();
 }
 
+// ------------------------------------------------------------------ get_one
+
+/// `get`'s world and shuffled order, but every lookup asks for the same type
+/// (`C3`): no `match` over eight types, so no mispredicted branch per
+/// entity; what is left is the id check, the entity's location and the
+/// column lookup, plus the cache miss of the shuffled order.
+fn bench_get_one(c: &mut Criterion) {
+    let order = shuffled_indices(N_ENTITIES);
+    let mut group = c.benchmark_group("get_one");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let mut world = OurWorld::new();
+        let ids: Vec<EntityId> = world
+            .spawn_batch((0..N_ENTITIES).map(eight_bundle))
+            .unwrap();
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    let e = world.entity(black_box(ids[i])).unwrap();
+                    sum += e.get::<C3>().unwrap().0;
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let mut world = BevyWorld::new();
+        let ids: Vec<bevy_ecs::entity::Entity> = world
+            .spawn_batch((0..N_ENTITIES).map(eight_bundle))
+            .collect();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    sum += world.get::<C3>(black_box(ids[i])).unwrap().0;
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let mut world = hecs::World::new();
+        let ids: Vec<hecs::Entity> = world
+            .spawn_batch((0..N_ENTITIES).map(eight_bundle))
+            .collect();
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for &i in &order {
+                    sum += world.get::<&C3>(black_box(ids[i])).unwrap().0;
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+}
+
 // ------------------------------------------------------------------ get_via_parent
 
 /// ecs-core only: `get::<Moving>()` finds the `AxisMoving` through the parent
@@ -144,6 +203,47 @@ fn bench_get_via_parent(c: &mut Criterion) {
                 let e = world.entity(black_box(ids[i])).unwrap();
                 sum += e.get::<AxisMoving>().unwrap().base.speed;
             }
+            black_box(sum)
+        })
+    });
+    group.finish();
+}
+
+// ------------------------------------------------------------------ base_iter
+
+/// ecs-core only: a whole-world loop over the base type `Moving`, which no
+/// entity holds itself (every one holds an `AxisMoving`), against the same
+/// loop over the exact type, on one world. Both the closure form
+/// (`for_each_mut`) and the iterator form (`iter`). Every variant sums
+/// `speed` into one `f32`: float adds are not reassociated, so no variant is
+/// vectorised and the ratio compares the walks, not SIMD against scalar.
+fn bench_base_iter(c: &mut Criterion) {
+    let mut world = base_iter_world(N_ENTITIES);
+    let mut group = c.benchmark_group("base_iter");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    group.bench_function("ours_base", |b| {
+        b.iter(|| {
+            let mut sum = 0.0f32;
+            world.for_each_mut(|m: &mut Moving| sum += m.speed);
+            black_box(sum)
+        })
+    });
+    group.bench_function("ours_exact", |b| {
+        b.iter(|| {
+            let mut sum = 0.0f32;
+            world.for_each_mut(|m: &mut AxisMoving| sum += m.base.speed);
+            black_box(sum)
+        })
+    });
+    group.bench_function("ours_base_iter", |b| {
+        b.iter(|| {
+            let sum: f32 = world.iter::<Moving>().map(|(_, m)| m.speed).sum();
+            black_box(sum)
+        })
+    });
+    group.bench_function("ours_exact_iter", |b| {
+        b.iter(|| {
+            let sum: f32 = world.iter::<AxisMoving>().map(|(_, m)| m.base.speed).sum();
             black_box(sum)
         })
     });
@@ -572,8 +672,8 @@ fn bench_blueprint(c: &mut Criterion) {
 criterion_group! {
     name = peers;
     config = config();
-    targets = bench_get, bench_get_via_parent, bench_get_all, bench_simple_insert,
-        bench_simple_iter, bench_frag_iter, bench_add_remove, bench_heavy_compute,
-        bench_update, bench_broadcast, bench_blueprint
+    targets = bench_get, bench_get_one, bench_get_via_parent, bench_base_iter, bench_get_all,
+        bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_add_remove,
+        bench_heavy_compute, bench_update, bench_broadcast, bench_blueprint
 }
 criterion_main!(peers);

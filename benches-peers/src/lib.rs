@@ -7,7 +7,8 @@
 use bevy_ecs::component::Component as BevyComponent;
 use ecs_core::Component as OurComponent;
 
-/// Number of entities in the `get`, `get_all` and ecs_bench_suite 10k worlds.
+/// Number of entities in the `get`, `get_one`, `get_all`, `base_iter` and
+/// ecs_bench_suite 10k worlds.
 pub const N_ENTITIES: usize = 10_000;
 
 // ---------------------------------------------------------------- xorshift
@@ -204,17 +205,38 @@ pub fn eight_bundle(i: usize) -> (C0, C1, C2, C3, C4, C5, C6, C7) {
     )
 }
 
-// The is-a pair of `get_via_parent` (ecs-core only: peers have no inheritance).
+/// The base of the is-a pair behind `get_via_parent` and `base_iter`
+/// (ecs-core only: the peers have no component inheritance). No entity holds
+/// a bare `Moving`; every one is reached through [`AxisMoving`].
 #[derive(OurComponent, Clone, Copy, Debug)]
 pub struct Moving {
     pub speed: f32,
 }
 
+/// Derived from [`Moving`]: `get::<Moving>()` and `iter::<Moving>()` find it
+/// through the parent chain, `get::<AxisMoving>()` and
+/// `iter::<AxisMoving>()` through its own column.
 #[derive(OurComponent, Clone, Copy, Debug)]
 #[component(parent = Moving)]
 pub struct AxisMoving {
     pub base: Moving,
     pub vertical: bool,
+}
+
+/// The `base_iter` world: `n` entities of `(Position, AxisMoving)`, speed
+/// `i`. The `Position` keeps the entities in a two-column table, as a real
+/// mover would be, rather than in a table holding only the column iterated.
+pub fn base_iter_world(n: usize) -> ecs_core::World {
+    let mut w = ecs_core::World::new();
+    w.spawn_batch((0..n).map(|i| {
+        let moving = AxisMoving {
+            base: Moving { speed: i as f32 },
+            vertical: i % 2 == 0,
+        };
+        (Position([0.0; 3]), moving)
+    }))
+    .unwrap();
+    w
 }
 
 /// A `multiple` component: ecs-core stores several per entity.

@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use crate::context::Context;
 use crate::entity::{CompRef, TypeIdx};
-use crate::storage::{typed_mut, Column, DISABLED, STARTED};
+use crate::storage::{Column, DISABLED, STARTED};
 use crate::world::World;
 use crate::Component;
 
@@ -350,14 +350,14 @@ impl BehaviourFns {
 /// Runs `f` with `T`'s column taken out of the world, so `f` can hand the
 /// world to a [`Context`] while holding `&mut T`; puts the column back even
 /// when `f` panics.
-pub(crate) fn with_column_out<T: Component, R>(
+pub(crate) fn with_column_out<R>(
     world: &mut World,
     ty: TypeIdx,
-    f: impl FnOnce(&mut World, &mut Column<T>) -> R,
+    f: impl FnOnce(&mut World, &mut Column) -> R,
 ) -> Option<R> {
-    let mut boxed = world.columns[ty as usize].take()?;
-    let result = catch_unwind(AssertUnwindSafe(|| f(world, typed_mut::<T>(&mut *boxed))));
-    world.columns[ty as usize] = Some(boxed);
+    let mut column = world.columns[ty as usize].take()?;
+    let result = catch_unwind(AssertUnwindSafe(|| f(world, &mut column)));
+    world.columns[ty as usize] = Some(column);
     match result {
         Ok(value) => Some(value),
         Err(panic) => resume_unwind(panic),
@@ -372,7 +372,7 @@ pub(crate) fn with_column_out<T: Component, R>(
 /// entity of a table holds its components at the same row.
 fn update_rows<T: Behaviour>(
     world: &mut World,
-    column: &mut Column<T>,
+    column: &mut Column,
     ty: TypeIdx,
     lent: Option<TypeIdx>,
     mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<(u32, u32)>),
@@ -387,7 +387,8 @@ fn update_rows<T: Behaviour>(
             let layout = &world.tables[table].layout;
             layout.iter().find(|p| p.ty == s).map(|p| p.seg)
         });
-        for (row, (component, meta)) in seg.data.iter_mut().zip(&mut seg.meta).enumerate() {
+        let (values, metas) = seg.values_meta_mut::<T>();
+        for (row, (component, meta)) in values.iter_mut().zip(metas).enumerate() {
             let owner = world.tables[table].owners[row];
             let slot = &world.entities[owner as usize];
             if *meta & DISABLED != 0 || !slot.is_active() {
@@ -415,8 +416,8 @@ fn update_rows<T: Behaviour>(
 
 /// Updates every enabled `T` of every active entity, in storage order.
 fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
-    with_column_out::<T, _>(world, ty, |world, column| {
-        update_rows(world, column, ty, None, |component, ctx, _| {
+    with_column_out(world, ty, |world, column| {
+        update_rows(world, column, ty, None, |component: &mut T, ctx, _| {
             component.update(ctx, dt)
         })
     })
@@ -437,12 +438,20 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
         // No `S` anywhere (or `S` shares `T`'s storage): plain updates.
         _ => return update_type::<T>(world, ty, dt),
     };
-    with_column_out::<T, _>(world, ty, |world, column| {
-        with_column_out::<S, _>(world, s, |world, siblings| {
-            update_rows(world, column, ty, Some(s), |component, ctx, at| match at {
-                Some((seg, row)) => component.update_with(siblings.get_mut(seg, row), ctx, dt),
-                None => component.update(ctx, dt),
-            })
+    with_column_out(world, ty, |world, column| {
+        with_column_out(world, s, |world, siblings| {
+            update_rows(
+                world,
+                column,
+                ty,
+                Some(s),
+                |component: &mut T, ctx, at| match at {
+                    Some((seg, row)) => {
+                        component.update_with(siblings.get_mut::<S>(seg, row), ctx, dt)
+                    }
+                    None => component.update(ctx, dt),
+                },
+            )
         })
         .unwrap_or(0)
     })
@@ -450,11 +459,11 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
 }
 
 fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, hook: Hook) {
-    with_column_out::<T, _>(world, comp.ty, |world, column| {
+    with_column_out(world, comp.ty, |world, column| {
         let table = column.segs[comp.seg as usize].table;
         let owner = world.tables[table as usize].owners[comp.row as usize];
         let mut ctx = Context::new(world, owner, comp.ty);
-        let component = column.get_mut(comp.seg, comp.row);
+        let component = column.get_mut::<T>(comp.seg, comp.row);
         match hook {
             Hook::Attach => component.on_attach(&mut ctx),
             Hook::Detach => component.on_detach(&mut ctx),
@@ -608,7 +617,7 @@ impl World {
         for &c in comps {
             if self.has_hooks(c.ty) {
                 if self.columns[c.ty as usize]
-                    .as_deref()
+                    .as_ref()
                     .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0)
                 {
                     self.fire(c, Hook::Disable);
@@ -624,7 +633,7 @@ impl World {
         let comps: Vec<CompRef> = self.comps(index).collect();
         for c in comps {
             let enabled = self.columns[c.ty as usize]
-                .as_deref()
+                .as_ref()
                 .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0);
             if !enabled_only || enabled {
                 self.fire(c, hook);

@@ -98,7 +98,7 @@ macro_rules! tuple_bundle {
                 $(let $col = places.next().expect("one place per element");)+
                 world.with_columns_out(&types, |world, columns| {
                     let mut columns = columns.iter_mut();
-                    $(let $col = ($col, crate::storage::typed_mut::<$name>(&mut **columns.next().expect("one column per element")));)+
+                    $(let $col = ($col, columns.next().expect("one column per element"));)+
                     for bundle in bundles {
                         let ($($name,)+) = bundle;
                         let id = world.spawn_in(table);
@@ -272,9 +272,9 @@ impl World {
     fn with_columns_out(
         &mut self,
         types: &[TypeIdx],
-        f: impl FnOnce(&mut World, &mut [Box<dyn crate::storage::ErasedColumn>]),
+        f: impl FnOnce(&mut World, &mut [crate::storage::Column]),
     ) {
-        let mut columns: Vec<Box<dyn crate::storage::ErasedColumn>> = types
+        let mut columns: Vec<crate::storage::Column> = types
             .iter()
             .map(|&t| {
                 self.columns[t as usize]

@@ -7,6 +7,7 @@ use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use crate::component::ComponentVTable;
 use crate::entity::TypeIdx;
 use crate::world::World;
 use crate::{Component, ComponentKey, Error};
@@ -14,22 +15,16 @@ use crate::{Component, ComponentKey, Error};
 /// One derived component type, as the catalog knows it.
 #[doc(hidden)]
 pub struct Registration {
-    name: &'static str,
-    multiple: bool,
+    vtable: &'static ComponentVTable,
     type_name: fn() -> &'static str,
-    key_stack: fn() -> &'static [ComponentKey],
-    register: fn(&mut World) -> TypeIdx,
 }
 
 impl Registration {
     /// The entry for `T`; built in the derive's `inventory::submit!`.
     pub const fn of<T: Component>() -> Self {
         Registration {
-            name: T::NAME,
-            multiple: T::MULTIPLE,
+            vtable: T::__VTABLE,
             type_name: std::any::type_name::<T>,
-            key_stack: T::key_stack,
-            register: World::register::<T>,
         }
     }
 }
@@ -66,7 +61,7 @@ impl ComponentType {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn name(&self) -> &'static str {
-        self.entry.name
+        self.entry.vtable.keys()[0].name()
     }
 
     /// Whether an entity may hold several.
@@ -83,7 +78,7 @@ impl ComponentType {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn is_multiple(&self) -> bool {
-        self.entry.multiple
+        self.entry.vtable.chain.multiple_flags()[0]
     }
 
     /// The Rust type path, for messages.
@@ -117,7 +112,7 @@ impl ComponentType {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn key_stack(&self) -> &'static [ComponentKey] {
-        (self.entry.key_stack)()
+        self.entry.vtable.keys()
     }
 
     /// The names of the ancestors, nearest first.
@@ -145,7 +140,7 @@ impl ComponentType {
     }
 
     pub(crate) fn register(&self, world: &mut World) -> TypeIdx {
-        (self.entry.register)(world)
+        world.register_vtable(self.entry.vtable)
     }
 }
 
@@ -158,12 +153,12 @@ impl std::fmt::Debug for ComponentType {
 static BY_NAME: LazyLock<HashMap<&'static str, Vec<&'static Registration>>> = LazyLock::new(|| {
     let mut map: HashMap<&'static str, Vec<&'static Registration>> = HashMap::new();
     for entry in inventory::iter::<Registration> {
-        let same = map.entry(entry.name).or_default();
+        let same = map.entry(entry.vtable.keys()[0].name()).or_default();
         // The derive submits each type once; stay correct if a type ever
         // shows up twice.
         if !same
             .iter()
-            .any(|e| (e.key_stack)()[0] == (entry.key_stack)()[0])
+            .any(|e| e.vtable.type_id() == entry.vtable.type_id())
         {
             same.push(entry);
         }
@@ -240,7 +235,7 @@ pub fn component_type(name: &str) -> Result<ComponentType, Error> {
     match BY_NAME.get(name).map(Vec::as_slice) {
         Some([entry]) => Ok(ComponentType { entry }),
         Some(entries) if !entries.is_empty() => Err(Error::AmbiguousName {
-            name: entries[0].name,
+            name: entries[0].vtable.keys()[0].name(),
             types: entries.iter().map(|e| (e.type_name)()).collect(),
         }),
         _ => Err(Error::UnknownComponent {

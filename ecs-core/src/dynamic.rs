@@ -136,7 +136,7 @@ impl EntityMut<'_> {
         let before = world.comp_count(index);
         world.append_boxed(index, ty, default());
         let mut requirements = crate::require::Requirements::default();
-        (world.ops(ty).requirements)(&mut requirements);
+        world.vtable(ty).add_requirements(&mut requirements);
         requirements.apply_or_take_back(world, index, before)?;
         let added: Vec<CompRef> = world.comps(index).skip(before).collect();
         for &c in added[1..].iter().chain(&added[..1]) {

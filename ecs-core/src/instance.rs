@@ -1,11 +1,10 @@
 //! Instance ids, weak handles, and walking an entity's components.
 
-use std::any::TypeId;
 use std::fmt;
 use std::marker::PhantomData;
 
 use crate::entity::{CompRef, TypeIdx};
-use crate::storage::{typed, typed_mut, DISABLED, SERIAL_MASK};
+use crate::storage::{DISABLED, SERIAL_MASK};
 use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
 
@@ -212,10 +211,7 @@ impl fmt::Debug for ComponentInfo<'_> {
 
 impl World {
     pub(crate) fn instance_of(&self, comp: CompRef) -> (InstanceId, bool) {
-        let meta = self.columns[comp.ty as usize]
-            .as_deref()
-            .expect("a stored component has a column")
-            .meta(comp.seg, comp.row);
+        let meta = self.column(comp.ty).meta(comp.seg, comp.row);
         let id = InstanceId {
             ty: comp.ty,
             serial: meta & SERIAL_MASK,
@@ -248,14 +244,8 @@ impl World {
     /// [`World::view`] when the caller knows `t`, the index of `T`.
     #[inline]
     pub(crate) fn view_as<T: Component>(&self, comp: CompRef, t: TypeIdx) -> Option<&T> {
-        let column = self.columns[comp.ty as usize].as_deref()?;
-        if comp.ty == t {
-            Some(typed::<T>(column).get(comp.seg, comp.row))
-        } else {
-            column
-                .upcast_ref(comp.seg, comp.row, TypeId::of::<T>())?
-                .downcast_ref()
-        }
+        let level = self.level_of::<T>(comp.ty, t)?;
+        self.columns[comp.ty as usize].as_ref()?.segs[comp.seg as usize].get_as(comp.row, level)
     }
 
     /// Mutable twin of [`World::view_as`].
@@ -265,14 +255,8 @@ impl World {
         comp: CompRef,
         t: TypeIdx,
     ) -> Option<&mut T> {
-        let column = self.columns[comp.ty as usize].as_deref_mut()?;
-        if comp.ty == t {
-            Some(typed_mut::<T>(column).get_mut(comp.seg, comp.row))
-        } else {
-            column
-                .upcast_mut(comp.seg, comp.row, TypeId::of::<T>())?
-                .downcast_mut()
-        }
+        let level = self.level_of::<T>(comp.ty, t)?;
+        self.columns[comp.ty as usize].as_mut()?.segs[comp.seg as usize].get_as_mut(comp.row, level)
     }
 
     /// The component a handle points at, while it lives.
@@ -336,7 +320,7 @@ impl World {
                 instance,
                 enabled,
                 value: self.columns[c.ty as usize]
-                    .as_deref()
+                    .as_ref()
                     .and_then(|column| column.debug(c.seg, c.row)),
             }
         })

@@ -123,7 +123,7 @@
 //!   a `TypeId` check more than exact-type lookups; the crate has no
 //!   `unsafe` code.
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 extern crate self as ecs_core;
 
@@ -148,7 +148,6 @@ mod bundle;
 mod catalog;
 mod component;
 mod context;
-mod debug;
 mod dynamic;
 mod entity;
 mod entity_ref;
@@ -170,7 +169,6 @@ mod save;
 mod search;
 mod state;
 mod storage;
-mod table;
 mod world;
 
 pub use behaviour::{Behaviour, UpdateOrder, UpdateWith};
@@ -205,15 +203,15 @@ pub mod prelude {
 pub mod __private {
     pub use crate::behaviour::BehaviourFns;
     pub use crate::catalog::Registration;
-    pub use crate::component::KeyChain;
-    pub use crate::debug::{DebugProbe, NoDebug, ViaDebug};
+    pub use crate::component::{ComponentVTable, KeyChain};
     pub use crate::message::{DeclaresReceive, ReceiverFn};
     pub use crate::ops::{
-        ComponentOps, HasClone, HasDefault, HasDeserialize, HasSerialize, NoClone, NoDefault,
-        NoDeserialize, NoSerialize, Probe,
+        ComponentOps, HasClone, HasDebug, HasDefault, HasDeserialize, HasSerialize, NoClone,
+        NoDebug, NoDefault, NoDeserialize, NoSerialize, Probe,
     };
     pub use crate::registry::TypeNumberCell;
     pub use crate::require::{RequiredComponent, Requirements};
+    pub use crate::storage::ErasedType;
     pub use core::any::{Any, TypeId};
     pub use inventory;
 }

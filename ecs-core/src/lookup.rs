@@ -5,8 +5,7 @@ use std::any::TypeId;
 
 use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
-use crate::storage::{typed, typed_mut};
-use crate::table::Place;
+use crate::storage::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
 
@@ -33,15 +32,31 @@ impl World {
     #[inline]
     pub(crate) fn find<T: Component>(&self, index: u32) -> Option<&T> {
         let t = self.type_idx::<T>()?;
-        let comp = self.first_isa(index, t)?;
-        self.view_as(comp, t)
+        let slot = &self.entities[index as usize];
+        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
+        self.columns[place.ty as usize].as_ref()?.segs[place.seg as usize].get_as(slot.row, level)
     }
 
     #[inline]
     pub(crate) fn find_mut<T: Component>(&mut self, index: u32) -> Option<&mut T> {
         let t = self.type_idx::<T>()?;
-        let comp = self.first_isa(index, t)?;
-        self.view_as_mut(comp, t)
+        let slot = &self.entities[index as usize];
+        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
+        self.columns[place.ty as usize].as_mut()?.segs[place.seg as usize]
+            .get_as_mut(slot.row, level)
+    }
+
+    /// The chain level at which a component of type `ty` holds a `T`
+    /// (whose index is `t`): 0 when `ty` is `T`.
+    #[inline]
+    pub(crate) fn level_of<T: 'static>(&self, ty: TypeIdx, t: TypeIdx) -> Option<usize> {
+        if ty == t {
+            return Some(0);
+        }
+        self.types[ty as usize]
+            .vtable?
+            .erased
+            .level_of(TypeId::of::<T>())
     }
 
     /// Every component of the entity that is-a `T`, in insertion order.
@@ -51,19 +66,9 @@ impl World {
             Some(_) => self.comps(index),
             None => self.comps_none(),
         };
-        // `T`'s own column, downcast once for all its rows.
-        let own = t
-            .and_then(|t| self.columns[t as usize].as_deref())
-            .map(typed::<T>);
         let bits = t.map_or(&[][..], |t| &self.types[t as usize].descendant_bits[..]);
         list.filter(move |c| crate::world::has_bit(bits, c.ty))
-            .filter_map(move |c| match own {
-                Some(own) if Some(c.ty) == t => Some(own.get(c.seg, c.row)),
-                _ => self.columns[c.ty as usize]
-                    .as_deref()?
-                    .upcast_ref(c.seg, c.row, TypeId::of::<T>())?
-                    .downcast_ref(),
-            })
+            .filter_map(move |c| self.view_as::<T>(c, t?))
     }
 
     /// Every component of the entity that is-a `T`, mutably, in insertion order.
@@ -71,33 +76,46 @@ impl World {
         let Some(t) = self.type_idx::<T>() else {
             return Vec::new();
         };
-        // (type, segment, row, position in insertion order), grouped by column.
-        let mut wanted: Vec<(TypeIdx, u32, u32, usize)> = self
+        // (type, segment, position in insertion order): each is a distinct
+        // segment, since all of an entity's components sit at one row.
+        let row = self.entities[index as usize].row;
+        let mut wanted: Vec<(TypeIdx, u32, usize)> = self
             .comps(index)
             .filter(|c| self.types[c.ty as usize].is_a(c.ty, t))
             .enumerate()
-            .map(|(pos, c)| (c.ty, c.seg, c.row, pos))
+            .map(|(pos, c)| (c.ty, c.seg, pos))
             .collect();
         wanted.sort_unstable();
-        let mut found: Vec<(usize, &mut dyn std::any::Any)> = Vec::with_capacity(wanted.len());
-        let mut rows: Vec<(u32, u32, usize)> = Vec::new();
-        let mut next = 0;
+        let levels: Vec<Option<usize>> = wanted
+            .iter()
+            .map(|&(ty, _, _)| self.level_of::<T>(ty, t))
+            .collect();
+        let mut found: Vec<(usize, &mut T)> = Vec::with_capacity(wanted.len());
+        let mut wanted = wanted.iter().zip(levels).peekable();
         for (ty, column) in self.columns.iter_mut().enumerate() {
-            let ty = ty as TypeIdx;
-            rows.clear();
-            while next < wanted.len() && wanted[next].0 == ty {
-                rows.push((wanted[next].1, wanted[next].2, wanted[next].3));
-                next += 1;
-            }
-            if let (false, Some(column)) = (rows.is_empty(), column.as_deref_mut()) {
-                column.upcast_rows_mut(&rows, TypeId::of::<T>(), &mut found);
+            let Some(column) = column.as_mut() else {
+                continue;
+            };
+            // Disjoint segments of one column, borrowed one by one.
+            let mut segs = column.segs.iter_mut().enumerate();
+            while let Some(&(&(wty, seg, pos), level)) = wanted.peek() {
+                if wty as usize != ty {
+                    break;
+                }
+                wanted.next();
+                let segment = segs
+                    .find(|(s, _)| *s == seg as usize)
+                    .map(|(_, segment)| segment);
+                if let Some(value) = segment
+                    .zip(level)
+                    .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level))
+                {
+                    found.push((pos, value));
+                }
             }
         }
         found.sort_unstable_by_key(|(pos, _)| *pos);
-        found
-            .into_iter()
-            .filter_map(|(_, any)| any.downcast_mut::<T>())
-            .collect()
+        found.into_iter().map(|(_, value)| value).collect()
     }
 
     /// Adds `value` (and what it requires) to entity `index`, firing the
@@ -121,9 +139,7 @@ impl World {
             }
         }
         let comp = self.comp_at(index, before);
-        let column =
-            typed_mut::<C>(&mut **self.columns[comp.ty as usize].as_mut().expect("registered"));
-        Ok(column.get_mut(comp.seg, comp.row))
+        Ok(self.column_mut(comp.ty).get_mut::<C>(comp.seg, comp.row))
     }
 
     /// [`World::insert`] without hooks: checks the single rule, appends the
@@ -136,7 +152,7 @@ impl World {
         self.append(index, ty, value);
 
         let mut requirements = crate::require::Requirements::default();
-        C::__requirements(&mut requirements);
+        C::__VTABLE.add_requirements(&mut requirements);
         requirements.apply_or_take_back(self, index, before)
     }
 
@@ -157,7 +173,7 @@ impl World {
         value: crate::ops::BoxedComponent,
     ) {
         let place = self.make_room_for(index, ty);
-        (self.ops(ty).push)(self, ty, place.seg, value);
+        self.push_boxed(place, value);
     }
 
     /// Moves entity `index` to the table of its layout with `ty` appended;
@@ -176,26 +192,30 @@ impl World {
     /// in place.
     #[inline]
     pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) -> &mut C {
-        let column = typed_mut::<C>(
-            &mut **self.columns[place.ty as usize]
-                .as_mut()
-                .expect("registered"),
-        );
-        let info = &mut self.types[place.ty as usize];
-        let row = column.push(place.seg, info.take_serial(), value);
+        let serial = self.types[place.ty as usize].take_serial();
+        let column = self.column_mut(place.ty);
+        let row = column.push(place.seg, serial, value);
         column.get_mut(place.seg, row)
     }
 
-    /// [`World::push_value`] onto a column the caller holds.
+    /// [`World::push_value`] onto a column the caller holds (taken out of
+    /// the world for a batch).
     #[inline]
     pub(crate) fn push_into<C: Component>(
         &mut self,
-        column: &mut crate::storage::Column<C>,
+        column: &mut crate::storage::Column,
         place: Place,
         value: C,
     ) {
         let serial = self.types[place.ty as usize].take_serial();
         column.push(place.seg, serial, value);
+    }
+
+    /// [`World::push_value`] for a boxed value of the place's type.
+    pub(crate) fn push_boxed(&mut self, place: Place, value: crate::ops::BoxedComponent) {
+        let serial = self.types[place.ty as usize].take_serial();
+        self.column_mut(place.ty)
+            .push_boxed(place.seg, serial, value);
     }
 
     /// Whether adding a component of `ty` is just a push: no requirements,
@@ -208,8 +228,8 @@ impl World {
     /// Whether adding `C` is just a push: no requirements, no hooks.
     pub(crate) fn is_plain<C: Component>(&self) -> bool {
         let mut requirements = crate::require::Requirements::default();
-        C::__requirements(&mut requirements);
-        requirements.is_empty() && C::__BEHAVIOUR.is_none()
+        C::__VTABLE.add_requirements(&mut requirements);
+        requirements.is_empty() && C::__VTABLE.behaviour.is_none()
     }
 
     /// For every single type `C` is-a, the entity must not hold another

@@ -99,7 +99,7 @@ fn deliver<C: Receive<M>, M: 'static>(
     let Some(message) = message.downcast_ref::<M>() else {
         return false;
     };
-    with_column_out::<C, _>(world, comp.ty, |world, column| {
+    with_column_out(world, comp.ty, |world, column| {
         // Checked here, where the column is typed: a disabled component
         // does not receive.
         if column.segs[comp.seg as usize].meta[comp.row as usize] & DISABLED != 0 {
@@ -107,15 +107,12 @@ fn deliver<C: Receive<M>, M: 'static>(
         }
         let mut ctx = Context::new(world, owner, comp.ty);
         column
-            .get_mut(comp.seg, comp.row)
+            .get_mut::<C>(comp.seg, comp.row)
             .receive(message, &mut ctx);
         true
     })
     .unwrap_or(false)
 }
-
-/// A component type's dispatch table: the receiver for a message type.
-pub(crate) type ReceiverLookup = fn(TypeId) -> Option<ReceiverFn>;
 
 impl World {
     /// Delivers `message` to every enabled component of `id` that receives
@@ -212,7 +209,7 @@ impl World {
         let table: Vec<Option<ReceiverFn>> = self
             .types
             .iter()
-            .map(|info| (info.receiver)(TypeId::of::<M>()))
+            .map(|info| info.vtable.and_then(|vt| (vt.receiver)(TypeId::of::<M>())))
             .collect();
         if table.iter().all(Option::is_none) {
             return 0;

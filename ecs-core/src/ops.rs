@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::entity::{CompRef, TypeIdx};
-use crate::storage::{typed, typed_mut};
-use crate::table::Place;
+use crate::storage::table::Place;
+use crate::storage::Column;
 use crate::world::World;
 use crate::{Component, Error};
 
@@ -26,6 +26,16 @@ pub(crate) type SerializeFn = fn(&World, CompRef) -> Result<serde_json::Value, S
 pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
 /// Reads a component from JSON straight onto the end of segment `seg` of
 /// its type's column, unchecked: the caller is filling in a new table row.
+pub(crate) type DebugFn = for<'a> fn(RowRef<'a>) -> &'a dyn std::fmt::Debug;
+
+/// One stored component, for the capability functions that read it.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct RowRef<'a> {
+    pub(crate) column: &'a Column,
+    pub(crate) seg: u32,
+    pub(crate) row: u32,
+}
 pub(crate) type DeserializePushFn =
     fn(&mut World, TypeIdx, u32, &serde_json::Value) -> Result<(), DataErrorParts>;
 
@@ -52,12 +62,7 @@ pub struct ComponentOps {
     pub clone: Option<CloneFn>,
     pub serialize: Option<SerializeFn>,
     pub deserialize: Option<DeserializeFns>,
-    /// Pushes a boxed value of this type (`ty`) onto the end of segment
-    /// `seg`, with no checks: the caller is filling in a new table row.
-    pub push: fn(&mut World, TypeIdx, u32, BoxedComponent),
-    pub requirements: fn(&mut crate::require::Requirements),
-    /// `#[component(transient)]`: left out of saved worlds on purpose.
-    pub transient: bool,
+    pub debug: Option<DebugFn>,
 }
 
 /// `(path inside the data, message)`.
@@ -65,25 +70,16 @@ pub struct ComponentOps {
 pub type DataErrorParts = (String, String);
 
 impl ComponentOps {
-    /// The operations every component has; the derive fills in the rest.
-    pub const fn base<T: Component>(transient: bool) -> Self {
+    /// No capability: what a type has before the derive's probes run.
+    pub const fn none() -> Self {
         ComponentOps {
             default: None,
             clone: None,
             serialize: None,
             deserialize: None,
-            push: push_boxed::<T>,
-            requirements: T::__requirements,
-            transient,
+            debug: None,
         }
     }
-}
-
-fn push_boxed<T: Component>(world: &mut World, ty: TypeIdx, seg: u32, value: BoxedComponent) {
-    let value = *value
-        .downcast::<T>()
-        .expect("a boxed component is pushed through its own type's ops");
-    world.push_value(Place { ty, seg }, value);
 }
 
 fn default_boxed<T: Component + Default>() -> BoxedComponent {
@@ -91,20 +87,15 @@ fn default_boxed<T: Component + Default>() -> BoxedComponent {
 }
 
 fn clone_boxed<T: Component + Clone>(world: &World, comp: CompRef) -> BoxedComponent {
-    let column = world.columns[comp.ty as usize]
-        .as_deref()
-        .expect("a stored component has a column");
-    Box::new(typed::<T>(column).get(comp.seg, comp.row).clone())
+    Box::new(world.column(comp.ty).get::<T>(comp.seg, comp.row).clone())
 }
 
 fn serialize_row<T: Component + Serialize>(
     world: &World,
     comp: CompRef,
 ) -> Result<serde_json::Value, String> {
-    let column = world.columns[comp.ty as usize]
-        .as_deref()
-        .expect("a stored component has a column");
-    serde_json::to_value(typed::<T>(column).get(comp.seg, comp.row)).map_err(|e| e.to_string())
+    serde_json::to_value(world.column(comp.ty).get::<T>(comp.seg, comp.row))
+        .map_err(|e| e.to_string())
 }
 
 fn deserialize_value<T: DeserializeOwned>(data: &serde_json::Value) -> Result<T, DataErrorParts> {
@@ -151,8 +142,6 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     count: usize,
     disabled: bool,
 ) -> Result<(), DataErrorParts> {
-    let World { columns, types, .. } = world;
-    let column = typed_mut::<T>(&mut **columns[ty as usize].as_mut().expect("registered"));
     let flag = if disabled {
         crate::storage::DISABLED
     } else {
@@ -160,8 +149,8 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     };
     for _ in 0..count {
         let value = deserialize_value::<T>(data)?;
-        let row = column.push(seg, types[ty as usize].take_serial(), value);
-        column.segs[seg as usize].meta[row as usize] |= flag;
+        let serial = world.types[ty as usize].take_serial();
+        world.column_mut(ty).push(seg, serial | flag, value);
     }
     Ok(())
 }
@@ -212,6 +201,18 @@ capability!(
     Default,
     fn() -> BoxedComponent,
     default_boxed
+);
+fn debug_row<T: Component + std::fmt::Debug>(at: RowRef<'_>) -> &dyn std::fmt::Debug {
+    at.column.get::<T>(at.seg, at.row)
+}
+
+capability!(
+    HasDebug,
+    NoDebug,
+    __ecs_debug,
+    std::fmt::Debug,
+    DebugFn,
+    debug_row
 );
 capability!(HasClone, NoClone, __ecs_clone, Clone, CloneFn, clone_boxed);
 capability!(

@@ -3,16 +3,16 @@
 //! components at the same row of each of its segments, so a pair loop finds
 //! `B`'s segment once per table and zips two slices.
 
-use std::any::TypeId;
 use std::marker::PhantomData;
 
 use crate::entity::{EntitySlot, TypeIdx};
-use crate::storage::{typed, typed_mut, ErasedColumn, Segment};
-use crate::table::Table;
+use crate::storage::raw::{Strided, StridedMut};
+use crate::storage::table::Table;
+use crate::storage::{Column, Segment};
 use crate::world::{TypeInfo, World};
 use crate::{Component, ComponentKey, EntityId, Error};
 
-type Columns = [Option<Box<dyn ErasedColumn>>];
+type Columns = [Option<Column>];
 
 /// Where a table keeps the first component that is-a `B`.
 fn first_isa(table: &Table, types: &[TypeInfo], b: TypeIdx) -> Option<(TypeIdx, u32)> {
@@ -25,7 +25,7 @@ fn first_isa(table: &Table, types: &[TypeInfo], b: TypeIdx) -> Option<(TypeIdx, 
 
 /// `A`'s column, split from every other column.
 struct Split<'w> {
-    own: &'w mut dyn ErasedColumn,
+    own: &'w mut Column,
     before: &'w mut Columns,
     after: &'w mut Columns,
 }
@@ -34,7 +34,7 @@ fn split_columns(columns: &mut Columns, a: TypeIdx) -> Option<Split<'_>> {
     let (before, rest) = columns.split_at_mut(a as usize);
     let (own, after) = rest.split_first_mut().expect("index in range");
     Some(Split {
-        own: own.as_deref_mut()?,
+        own: own.as_mut()?,
         before,
         after,
     })
@@ -46,11 +46,11 @@ fn other_mut<'c>(
     after: &'c mut Columns,
     a: TypeIdx,
     ty: TypeIdx,
-) -> Option<&'c mut dyn ErasedColumn> {
+) -> Option<&'c mut Column> {
     match ty.cmp(&a) {
-        std::cmp::Ordering::Less => before[ty as usize].as_deref_mut(),
+        std::cmp::Ordering::Less => before[ty as usize].as_mut(),
         std::cmp::Ordering::Equal => None,
-        std::cmp::Ordering::Greater => after[(ty - a - 1) as usize].as_deref_mut(),
+        std::cmp::Ordering::Greater => after[(ty - a - 1) as usize].as_mut(),
     }
 }
 
@@ -129,7 +129,7 @@ impl World {
         };
         Ok(PairsMut {
             world,
-            segs: typed_mut::<A>(split.own).segs.iter_mut(),
+            segs: split.own.segs.iter_mut(),
             current: None,
             entities,
             types,
@@ -173,14 +173,21 @@ impl World {
         B: Component,
         F: FnMut(&mut A, &mut B),
     {
-        self.pair_segments::<A, B>(|_, seg, b| match b {
-            PairB::Exact(bs) => {
-                for (a, b) in seg.data.iter_mut().zip(bs.iter_mut()) {
-                    f(a, b);
+        self.pair_segments::<A, B>(|_, seg, b| {
+            let values = seg.values_mut::<A>();
+            match b {
+                PairB::Exact(bs) => {
+                    for (a, b) in values.iter_mut().zip(bs.iter_mut()) {
+                        f(a, b);
+                    }
                 }
-                seg.data.len()
+                PairB::Derived(bs) => {
+                    for (a, b) in values.iter_mut().zip(bs) {
+                        f(a, b);
+                    }
+                }
             }
-            PairB::Derived(column, bseg) => upcast_pairs(&mut seg.data, column, bseg, &mut f),
+            values.len()
         })
     }
 
@@ -217,21 +224,23 @@ impl World {
         let a = self.type_idx::<A>();
         self.pair_segments::<A, B>(|table, seg, b| {
             let single_a = table.layout.iter().filter(|p| Some(p.ty) == a).count() == 1;
+            let values = seg.values_mut::<A>();
             match b {
-                PairB::Exact(bs) if single_a && threads > 1 && seg.data.len() >= 2 * threads => {
-                    par_zip(&mut seg.data, bs, threads, &f);
-                    seg.data.len()
+                PairB::Exact(bs) if single_a && threads > 1 && values.len() >= 2 * threads => {
+                    par_zip(values, bs, threads, &f);
                 }
                 PairB::Exact(bs) => {
-                    for (a, b) in seg.data.iter_mut().zip(bs.iter_mut()) {
+                    for (a, b) in values.iter_mut().zip(bs.iter_mut()) {
                         f(a, b);
                     }
-                    seg.data.len()
                 }
-                PairB::Derived(column, bseg) => {
-                    upcast_pairs(&mut seg.data, column, bseg, &mut |a, b| f(a, b))
+                PairB::Derived(bs) => {
+                    for (a, b) in values.iter_mut().zip(bs) {
+                        f(a, b);
+                    }
                 }
             }
+            values.len()
         })
     }
 
@@ -240,7 +249,7 @@ impl World {
     /// what `visit` returns (the pairs it visited).
     fn pair_segments<A: Component, B: Component>(
         &mut self,
-        mut visit: impl FnMut(&Table, &mut Segment<A>, PairB<'_, B>) -> usize,
+        mut visit: impl FnMut(&Table, &mut Segment, PairB<'_, B>) -> usize,
     ) -> Result<usize, Error> {
         check_pair::<A, B>()?;
         let (Some(a), Some(b)) = (self.type_idx::<A>(), self.type_idx::<B>()) else {
@@ -256,7 +265,7 @@ impl World {
             return Ok(0);
         };
         let mut visited = 0;
-        for seg in &mut typed_mut::<A>(own).segs {
+        for seg in &mut own.segs {
             let table = &tables[seg.table as usize];
             let Some((bty, bseg)) = first_isa(table, types, b) else {
                 continue;
@@ -265,9 +274,15 @@ impl World {
                 continue;
             };
             let b = if bty == b {
-                PairB::Exact(&mut typed_mut::<B>(column).segs[bseg as usize].data)
+                PairB::Exact(column.segs[bseg as usize].values_mut::<B>())
             } else {
-                PairB::Derived(column, bseg)
+                let Some(level) = column.level_of::<B>() else {
+                    continue;
+                };
+                let Some(bs) = column.segs[bseg as usize].iter_as_mut::<B>(level) else {
+                    continue;
+                };
+                PairB::Derived(bs)
             };
             visited += visit(table, seg, b);
         }
@@ -279,29 +294,8 @@ impl World {
 enum PairB<'c, B> {
     /// Exactly `B`: the segment's values, one per row.
     Exact(&'c mut [B]),
-    /// A type derived from `B`: its column and segment, upcast per row.
-    Derived(&'c mut dyn ErasedColumn, u32),
-}
-
-/// Calls `f` with each of `a` and the part that is-a `B` of the same row of
-/// segment `seg` of `column`; returns how many rows had one.
-fn upcast_pairs<A, B: 'static>(
-    a: &mut [A],
-    column: &mut dyn ErasedColumn,
-    seg: u32,
-    f: &mut impl FnMut(&mut A, &mut B),
-) -> usize {
-    let mut visited = 0;
-    for (row, a) in a.iter_mut().enumerate() {
-        let found = column
-            .upcast_mut(seg, row as u32, TypeId::of::<B>())
-            .and_then(|any| any.downcast_mut::<B>());
-        if let Some(found) = found {
-            f(a, found);
-            visited += 1;
-        }
-    }
-    visited
+    /// A type derived from `B`: the part of each row that is-a `B`.
+    Derived(StridedMut<'c, B>),
 }
 
 /// Calls `f` on each pair of `a` and `b` (equally long), one chunk per thread.
@@ -342,7 +336,7 @@ fn par_zip<A: Send, B: Send>(
 /// ```
 pub struct PairsMut<'w, A, B> {
     world: u32,
-    segs: std::slice::IterMut<'w, Segment<A>>,
+    segs: std::slice::IterMut<'w, Segment>,
     /// The segment being walked: its values, its table's owners and the row
     /// of the next value, with where `B` sits in that table.
     current: Option<Walk<'w, A, B>>,
@@ -360,33 +354,27 @@ struct Walk<'w, A, B> {
     data: std::slice::IterMut<'w, A>,
     owners: &'w [u32],
     row: usize,
-    b: BSource<'w, B>,
-}
-
-/// Where the current table keeps its `B`s: found once per table.
-enum BSource<'w, B> {
-    /// Exactly `B`: the segment's values, one per row.
-    Exact(&'w [B]),
-    /// A type derived from `B`: its column and segment, upcast per row.
-    Derived(&'w dyn ErasedColumn, u32),
+    /// The part that is-a `B` of each row's component, in row order.
+    b: Strided<'w, B>,
 }
 
 impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
-    fn column(&self, ty: TypeIdx) -> Option<&'w dyn ErasedColumn> {
+    fn column(&self, ty: TypeIdx) -> Option<&'w Column> {
         match ty.cmp(&self.a) {
-            std::cmp::Ordering::Less => self.before[ty as usize].as_deref(),
+            std::cmp::Ordering::Less => self.before[ty as usize].as_ref(),
             std::cmp::Ordering::Equal => None,
-            std::cmp::Ordering::Greater => self.after[(ty - self.a - 1) as usize].as_deref(),
+            std::cmp::Ordering::Greater => self.after[(ty - self.a - 1) as usize].as_ref(),
         }
     }
 
-    fn source(&self, (bty, bseg): (TypeIdx, u32)) -> Option<BSource<'w, B>> {
+    fn source(&self, (bty, bseg): (TypeIdx, u32)) -> Option<Strided<'w, B>> {
         let column = self.column(bty)?;
-        Some(if bty == self.b {
-            BSource::Exact(&typed::<B>(column).segs[bseg as usize].data)
+        let level = if bty == self.b {
+            0
         } else {
-            BSource::Derived(column, bseg)
-        })
+            column.level_of::<B>()?
+        };
+        column.segs[bseg as usize].iter_as::<B>(level)
     }
 }
 
@@ -402,7 +390,7 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
                 let source = first_isa(table, self.types, self.b).and_then(|b| self.source(b));
                 if let Some(b) = source {
                     self.current = Some(Walk {
-                        data: seg.data.iter_mut(),
+                        data: seg.values_mut::<A>().iter_mut(),
                         owners: &table.owners,
                         row: 0,
                         b,
@@ -414,14 +402,9 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
                 self.current = None;
                 continue;
             };
-            let (row, owner) = (walk.row, walk.owners[walk.row]);
+            let owner = walk.owners[walk.row];
             walk.row += 1;
-            let b = match walk.b {
-                BSource::Exact(values) => values.get(row),
-                BSource::Derived(column, seg) => column
-                    .upcast_ref(seg, row as u32, TypeId::of::<B>())
-                    .and_then(|any| any.downcast_ref::<B>()),
-            };
+            let b = walk.b.next();
             if let Some(b) = b {
                 let id = EntityId {
                     world: self.world,

@@ -5,6 +5,7 @@
 use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
 use crate::ops::BoxedComponent;
+use crate::storage::table::Place;
 use crate::world::World;
 use crate::{EntityId, Error};
 
@@ -97,7 +98,7 @@ impl World {
             for c in comps {
                 self.fire(c, Hook::Attach);
                 if self.columns[c.ty as usize]
-                    .as_deref()
+                    .as_ref()
                     .is_some_and(|col| col.meta(c.seg, c.row) & crate::storage::DISABLED == 0)
                 {
                     self.fire(c, Hook::Enable);
@@ -130,7 +131,7 @@ impl World {
         // so no row is ever left half filled.
         for (pos, (ty, value, enabled)) in prepared.components.into_iter().enumerate() {
             let seg = self.tables[table as usize].layout[pos].seg;
-            (self.ops(ty).push)(self, ty, seg, value);
+            self.push_boxed(Place { ty, seg }, value);
             if !enabled {
                 self.disable_raw(id.index, pos);
             }
@@ -149,9 +150,7 @@ impl World {
     /// is not attached yet).
     pub(crate) fn disable_raw(&mut self, index: u32, pos: usize) {
         let comp = self.comp_at(index, pos);
-        self.columns[comp.ty as usize]
-            .as_deref_mut()
-            .expect("a stored component has a column")
+        self.column_mut(comp.ty)
             .set_disabled(comp.seg, comp.row, true);
     }
 
@@ -161,7 +160,7 @@ impl World {
         let types: Vec<TypeIdx> = self.comps(index).map(|c| c.ty).collect();
         for ty in types {
             let mut requirements = crate::require::Requirements::default();
-            (self.ops(ty).requirements)(&mut requirements);
+            self.vtable(ty).add_requirements(&mut requirements);
             requirements.apply(self, index)?;
         }
         Ok(())

@@ -1,9 +1,7 @@
 //! Per-type iteration over the whole world: every component that is-a `T`.
 
-use std::any::TypeId;
-
 use crate::entity::{EntitySlot, TypeIdx};
-use crate::storage::{typed, typed_mut, ErasedColumn, Row, DISABLED};
+use crate::storage::{Column, Row, DISABLED};
 use crate::world::World;
 use crate::{Component, EntityId};
 
@@ -93,26 +91,21 @@ impl World {
         let Some(t) = self.type_idx::<T>() else {
             return;
         };
-        let World {
-            types,
-            columns,
-            tables,
-            ..
-        } = self;
-        let tables: &[crate::table::Table] = tables;
+        let World { types, columns, .. } = self;
         // Ancestors are registered before their descendants, so `T`'s own
         // column comes first, as in `iter`.
         for (ty, column) in columns.iter_mut().enumerate() {
-            let Some(column) = column.as_deref_mut() else {
+            let Some(column) = column.as_mut() else {
                 continue;
             };
             if ty as TypeIdx == t {
-                typed_mut::<T>(column).values_mut().for_each(&mut f);
+                for seg in &mut column.segs {
+                    seg.values_mut::<T>().iter_mut().for_each(&mut f);
+                }
             } else if types[ty].is_a(ty as TypeIdx, t) {
-                column
-                    .iter_upcast_mut(tables, TypeId::of::<T>())
-                    .filter_map(|(_, _, any)| any.downcast_mut::<T>())
-                    .for_each(&mut f);
+                if let Some(level) = column.level_of::<T>() {
+                    column.values_as_mut::<T>(level).for_each(&mut f);
+                }
             }
         }
     }
@@ -145,14 +138,17 @@ impl World {
     fn rows<T: Component>(&self) -> impl Iterator<Item = Row<&T>> + '_ {
         let t = self.type_idx::<T>();
         let exact = t
-            .and_then(|t| self.columns[t as usize].as_deref())
-            .map(|column| typed::<T>(column).rows(&self.tables))
+            .and_then(|t| self.columns[t as usize].as_ref())
+            .map(|column| column.rows_as::<T>(&self.tables, 0))
             .into_iter()
             .flatten();
-        let derived = self
-            .derived_columns(t)
-            .flat_map(|column| column.iter_upcast(&self.tables, TypeId::of::<T>()))
-            .filter_map(|(owner, meta, any)| Some((owner, meta, any.downcast_ref::<T>()?)));
+        let derived = self.derived_columns(t).flat_map(|column| {
+            let level = column.level_of::<T>();
+            level
+                .map(|level| column.rows_as::<T>(&self.tables, level))
+                .into_iter()
+                .flatten()
+        });
         exact.chain(derived)
     }
 
@@ -167,36 +163,39 @@ impl World {
             tables,
             ..
         } = self;
-        let tables: &[crate::table::Table] = tables;
+        let tables: &[crate::storage::table::Table] = tables;
         let mut exact = None;
         let mut derived = Vec::new();
         for (ty, column) in columns.iter_mut().enumerate() {
-            let (Some(t), Some(column)) = (t, column.as_deref_mut()) else {
+            let (Some(t), Some(column)) = (t, column.as_mut()) else {
                 continue;
             };
             if ty as TypeIdx == t {
-                exact = Some(typed_mut::<T>(column));
+                exact = Some(column);
             } else if types[ty].is_a(ty as TypeIdx, t) {
-                derived.push(column);
+                if let Some(level) = column.level_of::<T>() {
+                    derived.push((column, level));
+                }
             }
         }
-        let exact = exact.into_iter().flat_map(|column| column.rows_mut(tables));
+        let exact = exact
+            .into_iter()
+            .flat_map(|column| column.rows_as_mut::<T>(tables, 0));
         let derived = derived
             .into_iter()
-            .flat_map(|column| column.iter_upcast_mut(tables, TypeId::of::<T>()))
-            .filter_map(|(owner, meta, any)| Some((owner, meta, any.downcast_mut::<T>()?)));
+            .flat_map(|(column, level)| column.rows_as_mut::<T>(tables, level));
         (entities, exact.chain(derived))
     }
 
     /// Columns of every registered type strictly derived from `t`.
-    fn derived_columns(&self, t: Option<TypeIdx>) -> impl Iterator<Item = &dyn ErasedColumn> {
+    fn derived_columns(&self, t: Option<TypeIdx>) -> impl Iterator<Item = &Column> {
         self.columns
             .iter()
             .enumerate()
             .filter_map(move |(ty, column)| {
                 let t = t?;
                 let derived = ty as TypeIdx != t && self.types[ty].is_a(ty as TypeIdx, t);
-                derived.then_some(column.as_deref()).flatten()
+                derived.then_some(column.as_ref()).flatten()
             })
     }
 }

@@ -93,7 +93,7 @@ impl World {
             for c in self.comps(id.index) {
                 let ops = self.ops(c.ty);
                 let name = self.types[c.ty as usize].key.name();
-                if ops.transient {
+                if self.vtable(c.ty).transient {
                     continue;
                 }
                 let Some(serialize) = ops.serialize else {

@@ -61,10 +61,7 @@ impl Filter {
 
 impl World {
     fn meta_of(&self, comp: CompRef) -> u32 {
-        self.columns[comp.ty as usize]
-            .as_deref()
-            .expect("a stored component has a column")
-            .meta(comp.seg, comp.row)
+        self.column(comp.ty).meta(comp.seg, comp.row)
     }
 
     /// Entries of the entity's components that are-a `t` and pass `filter`.
@@ -93,9 +90,8 @@ impl World {
     /// Sets one component's disabled bit and fires `on_enable`/`on_disable`
     /// when it changed; returns whether it changed.
     pub(crate) fn set_comp_disabled(&mut self, comp: CompRef, disabled: bool) -> bool {
-        let changed = self.columns[comp.ty as usize]
-            .as_deref_mut()
-            .expect("a stored component has a column")
+        let changed = self
+            .column_mut(comp.ty)
             .set_disabled(comp.seg, comp.row, disabled);
         if changed {
             let hook = if disabled {

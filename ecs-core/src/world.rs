@@ -4,9 +4,10 @@ use std::any::TypeId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::component::ComponentVTable;
 use crate::entity::{CompRef, EntitySlot, TypeIdx};
-use crate::storage::{Column, ErasedColumn};
-use crate::table::{Tables, EMPTY_TABLE};
+use crate::storage::table::{Tables, EMPTY_TABLE};
+use crate::storage::Column;
 use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef, Error};
 
 /// Everything the world knows about one component type.
@@ -24,8 +25,9 @@ pub(crate) struct TypeInfo {
     pub next_serial: u32,
     /// Entry points when the type is a behaviour.
     pub behaviour: Option<crate::behaviour::BehaviourFns>,
-    /// The type's message dispatch table.
-    pub receiver: crate::message::ReceiverLookup,
+    /// The type's own description, once the type itself (not only a type
+    /// derived from it) has been registered.
+    pub vtable: Option<&'static ComponentVTable>,
     /// Set once the type itself (not only a descendant) is registered.
     pub ops: Option<crate::ops::ComponentOps>,
     /// Whether adding one also adds required components.
@@ -147,7 +149,7 @@ pub struct World {
     /// Parallel to `types`; present once a component of exactly that type was
     /// added. Kept apart so one column can be borrowed mutably while the type
     /// table and the other columns are read.
-    pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
+    pub(crate) columns: Vec<Option<Column>>,
     /// Entities grouped by the sequence of component types they hold.
     pub(crate) tables: Tables,
     /// Per bundle type: the table its entities start in, or `None` when the
@@ -528,15 +530,27 @@ impl World {
     }
 
     /// Registers `C` and its ancestors; returns `C`'s index. Gives `C` a column.
+    #[inline]
     pub(crate) fn register<C: Component>(&mut self) -> TypeIdx {
         if let Some(ty) = self.type_idx::<C>() {
             if self.columns[ty as usize].is_some() {
                 return ty;
             }
         }
-        let chain = C::__CHAIN;
-        let keys = chain.keys();
-        let flags = chain.multiple_flags();
+        self.register_vtable(C::__VTABLE)
+    }
+
+    /// Registers the type `vtable` describes (and its ancestors): the one
+    /// non-generic registration path, shared by typed calls and the
+    /// by-name catalog.
+    pub(crate) fn register_vtable(&mut self, vtable: &'static ComponentVTable) -> TypeIdx {
+        if let Some(&ty) = self.type_index.get(&vtable.type_id()) {
+            if self.columns[ty as usize].is_some() {
+                return ty;
+            }
+        }
+        let keys = vtable.chain.keys();
+        let flags = vtable.chain.multiple_flags();
         // Ancestors first, so each one's own ancestors are already known.
         let mut indices: Vec<TypeIdx> = vec![0; keys.len()];
         for level in (0..keys.len()).rev() {
@@ -552,8 +566,8 @@ impl World {
                         is_a_bits: is_a_bits(ty, &indices[level + 1..]),
                         descendant_bits: Vec::new(),
                         next_serial: 0,
+                        vtable: None,
                         behaviour: None,
-                        receiver: |_| None,
                         ops: None,
                         has_requirements: false,
                     });
@@ -574,14 +588,38 @@ impl World {
             }
         }
         let own = indices[0];
-        self.types[own as usize].behaviour = C::__BEHAVIOUR;
-        self.types[own as usize].receiver = C::__receiver;
-        self.types[own as usize].ops = Some(C::__ops());
         let mut requirements = crate::require::Requirements::default();
-        C::__requirements(&mut requirements);
-        self.types[own as usize].has_requirements = !requirements.is_empty();
-        self.columns[own as usize].get_or_insert_with(|| Box::new(Column::<C>::new()));
+        (vtable.requirements)(&mut requirements);
+        let info = &mut self.types[own as usize];
+        info.vtable = Some(vtable);
+        info.behaviour = vtable.behaviour;
+        info.ops = Some((vtable.ops)());
+        info.has_requirements = !requirements.is_empty();
+        self.columns[own as usize] = Some(Column::new(vtable));
         own
+    }
+
+    /// The column of a registered type.
+    #[inline]
+    pub(crate) fn column(&self, ty: TypeIdx) -> &Column {
+        self.columns[ty as usize]
+            .as_ref()
+            .expect("a type with stored components has a column")
+    }
+
+    /// Mutable twin of [`World::column`].
+    #[inline]
+    pub(crate) fn column_mut(&mut self, ty: TypeIdx) -> &mut Column {
+        self.columns[ty as usize]
+            .as_mut()
+            .expect("a type with stored components has a column")
+    }
+
+    /// The description of a registered type.
+    pub(crate) fn vtable(&self, ty: TypeIdx) -> &'static ComponentVTable {
+        self.types[ty as usize]
+            .vtable
+            .expect("a type with stored components was registered by its own type")
     }
 
     /// Drops the values waiting in the columns' trash: called once the world
@@ -602,12 +640,9 @@ impl World {
     pub(crate) fn take_at<C: Component>(&mut self, index: u32, pos: usize) -> C {
         let comp = self.comp_at(index, pos);
         let to = self.table_removing(self.entities[index as usize].table, pos);
-        let column = crate::storage::typed_mut::<C>(
-            &mut **self.columns[comp.ty as usize]
-                .as_mut()
-                .expect("a stored component has a column"),
-        );
-        let value = column.swap_remove(comp.seg, comp.row);
+        let value = self
+            .column_mut(comp.ty)
+            .swap_remove::<C>(comp.seg, comp.row);
         self.relocate(index, to, Some(pos));
         value
     }

@@ -47,8 +47,7 @@ fn impl_component(input: &Input) -> TokenStream {
     let member = &parent.field.member;
     // Spanned on the field's type, so a type mismatch points at it.
     let field_span = parent.field.ty.span();
-    let field_ref = quote_spanned!(field_span=> &self.#member);
-    let field_mut = quote_spanned!(field_span=> &mut self.#member);
+    let field_ref = quote_spanned!(field_span=> &this.#member);
 
     // `multiple` under a single parent: an entity could never hold two.
     let mut check = TokenStream::new();
@@ -62,29 +61,42 @@ fn impl_component(input: &Input) -> TokenStream {
         .replace('{', "{{")
         .replace('}', "}}");
         let message = LitStr::new(&message, span);
-        check = quote_spanned!(span=> ::core::assert!(#as_component::MULTIPLE, #message););
         // Associated consts are evaluated only when used; a free const is
-        // evaluated always, so the mistake shows even in an unused type.
+        // evaluated always, so the mistake shows even in an unused type. A
+        // generic type cannot have one, so its table checks instead (once:
+        // the table of a non-generic type is also evaluated by its catalog
+        // entry, which would repeat the error).
         if generics.is_empty {
             free_check = quote_spanned! {span=>
                 const _: () = ::core::assert!(#as_component::MULTIPLE, #message);
             };
+        } else {
+            check = quote_spanned!(span=> ::core::assert!(#as_component::MULTIPLE, #message););
         }
     }
 
     let body = ParentBody {
         // Naming `<P as Component>` before `with_parent::<Self, P>` makes
         // "`P` is not a component" appear once, without a note about
-        // `KeyChain`'s bounds.
-        chain: quote! {
+        // the table's bounds. The closure proves the parent field's type is
+        // `P`, which the offset below relies on.
+        vtable: quote! {
             let _: ::core::primitive::bool = #as_component::MULTIPLE;
             #check
-            &::ecs_core::__private::KeyChain::with_parent::<Self, #parent_ty>()
+            let _: fn(&Self) -> &#parent_ty = |this| #field_ref;
+            ::ecs_core::__private::ComponentVTable::with_parent::<Self, #parent_ty>(
+                // SAFETY: `#member` is a field of type `P` (the closure
+                // above checks it), and `offset_of!` gives where every
+                // `Self` holds it.
+                unsafe {
+                    ::ecs_core::__private::ErasedType::with_parent::<Self, #parent_ty>(
+                        #as_component::__VTABLE.erased(),
+                        ::core::mem::offset_of!(Self, #member),
+                    )
+                },
+            )
         },
-        is_derived_from: quote!(|| #as_component::is_derived_from(key)),
-        upcast_ref: quote!(#as_component::__upcast_ref(#field_ref, target)),
-        upcast_mut: quote!(#as_component::__upcast_mut(#field_mut, target)),
-        requirements: quote!(#as_component::__requirements(out);),
+        requirements: quote!(#as_component::__VTABLE.add_requirements(out);),
     };
     let block = impl_block(input, &generics, &name, multiple, Some(body));
     quote!(#block #free_check)
@@ -105,10 +117,8 @@ fn fallback(input: &Input) -> TokenStream {
 
 /// The parts of the impl that differ when there is a parent.
 struct ParentBody {
-    chain: TokenStream,
-    is_derived_from: TokenStream,
-    upcast_ref: TokenStream,
-    upcast_mut: TokenStream,
+    /// The table before its capabilities are set.
+    vtable: TokenStream,
     /// Adds the parent's requirements after this type's own.
     requirements: TokenStream,
 }
@@ -127,20 +137,10 @@ fn impl_block(
         where_clause,
         ..
     } = generics;
-    let none = quote!(::core::option::Option::None);
-    let (chain, is_derived_from, upcast_ref, upcast_mut, parent_requirements) = match parent {
-        Some(p) => (
-            p.chain,
-            p.is_derived_from,
-            p.upcast_ref,
-            p.upcast_mut,
-            p.requirements,
-        ),
+    let (vtable, parent_requirements) = match parent {
+        Some(p) => (p.vtable, p.requirements),
         None => (
-            quote!(&::ecs_core::__private::KeyChain::root::<Self>()),
-            TokenStream::new(),
-            none.clone(),
-            none,
+            quote!(::ecs_core::__private::ComponentVTable::root::<Self>()),
             TokenStream::new(),
         ),
     };
@@ -154,11 +154,7 @@ fn impl_block(
             },
             None => quote_spanned!(*span=> ::ecs_core::__private::BehaviourFns::of::<Self>()),
         };
-        quote_spanned! {*span=>
-            #[doc(hidden)]
-            const __BEHAVIOUR: ::core::option::Option<::ecs_core::__private::BehaviourFns> =
-                ::core::option::Option::Some(#fns);
-        }
+        quote!(.behaviour(#fns))
     });
     // A `static` inside a generic impl would be shared by every
     // instantiation, so only non-generic types cache their number.
@@ -184,15 +180,12 @@ fn impl_block(
             }
         }
     });
-    let receiver_fn = (!input.attrs.receives.is_empty()).then(|| {
+    let receiver = (!input.attrs.receives.is_empty()).then(|| {
         quote! {
-            #[doc(hidden)]
-            fn __receiver(
-                message: ::ecs_core::__private::TypeId,
-            ) -> ::core::option::Option<::ecs_core::__private::ReceiverFn> {
+            .receiver(|message| {
                 #(#receivers)*
                 ::core::option::Option::None
-            }
+            })
         }
     });
     let declarations = input.attrs.receives.iter().map(|ty| {
@@ -201,25 +194,41 @@ fn impl_block(
             impl #impl_generics ::ecs_core::__private::DeclaresReceive<#ty> for #ident #ty_generics #where_clause {}
         }
     });
+    // Each `require::<R>()` carries the span of `R`, so "cannot be required"
+    // points at the type the user named.
+    let own_requirements: Vec<TokenStream> = input
+        .attrs
+        .requires
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> out.require::<#ty>();))
+        .collect();
+    let requirements = (!own_requirements.is_empty() || !parent_requirements.is_empty())
+        .then(|| quote!(.requirements(|out| { #(#own_requirements)* #parent_requirements })));
+    let transient = input
+        .attrs
+        .transient
+        .is_some()
+        .then(|| quote!(.transient(true)));
     // Capabilities by autoref specialization: `(&&Probe::<Self>)` resolves
     // to the `Has*` impl when `Self` implements the trait, else to `No*`.
-    // Inside a generic impl only the declared bounds count.
-    let transient = input.attrs.transient.is_some();
+    // Inside a generic impl only the declared bounds count. A method call
+    // cannot run in a constant, so the table holds a function that probes.
     let ops = quote! {
-        #[doc(hidden)]
-        fn __ops() -> ::ecs_core::__private::ComponentOps {
+        .ops(|| {
             #[allow(unused_imports)]
             use ::ecs_core::__private::{
-                HasClone as _, HasDefault as _, HasDeserialize as _, HasSerialize as _,
-                NoClone as _, NoDefault as _, NoDeserialize as _, NoSerialize as _,
+                HasClone as _, HasDebug as _, HasDefault as _, HasDeserialize as _,
+                HasSerialize as _, NoClone as _, NoDebug as _, NoDefault as _,
+                NoDeserialize as _, NoSerialize as _,
             };
-            let mut ops = ::ecs_core::__private::ComponentOps::base::<Self>(#transient);
+            let mut ops = ::ecs_core::__private::ComponentOps::none();
             ops.default = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_default();
             ops.clone = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_clone();
             ops.serialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_serialize();
             ops.deserialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_deserialize();
+            ops.debug = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_debug();
             ops
-        }
+        })
     };
     // Found by name at run time without a registration call; a `static`
     // cannot depend on generic parameters, so generic types are by-type only.
@@ -230,67 +239,21 @@ fn impl_block(
             }
         }
     });
-    // Each `require::<R>()` carries the span of `R`, so "cannot be required"
-    // points at the type the user named.
-    let own_requirements = input
-        .attrs
-        .requires
-        .iter()
-        .map(|ty| quote_spanned!(ty.span()=> out.require::<#ty>();));
     quote! {
         #[automatically_derived]
         impl #impl_generics ::ecs_core::Component for #ident #ty_generics #where_clause {
             const NAME: &'static ::core::primitive::str = #name;
             const MULTIPLE: ::core::primitive::bool = #multiple;
             #[doc(hidden)]
-            const __CHAIN: &'static ::ecs_core::__private::KeyChain = {
-                #chain
+            const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
+                #vtable
+                #behaviour
+                #receiver
+                #requirements
+                #transient
+                #ops
             };
-            #behaviour
             #type_number
-            #receiver_fn
-            #ops
-
-            fn is_derived_from(key: ::ecs_core::ComponentKey) -> ::core::primitive::bool {
-                key == ::ecs_core::ComponentKey::of::<Self>() #is_derived_from
-            }
-
-            #[doc(hidden)]
-            fn __debug(&self) -> ::core::option::Option<&dyn ::core::fmt::Debug> {
-                #[allow(unused_imports)]
-                use ::ecs_core::__private::{NoDebug as _, ViaDebug as _};
-                (&&::ecs_core::__private::DebugProbe(self)).__ecs_debug()
-            }
-
-            #[doc(hidden)]
-            fn __requirements(out: &mut ::ecs_core::__private::Requirements) {
-                #(#own_requirements)*
-                #parent_requirements
-            }
-
-            #[doc(hidden)]
-            fn __upcast_ref(
-                &self,
-                target: ::ecs_core::__private::TypeId,
-            ) -> ::core::option::Option<&dyn ::ecs_core::__private::Any> {
-                if target == ::ecs_core::__private::TypeId::of::<Self>() {
-                    ::core::option::Option::Some(self)
-                } else {
-                    #upcast_ref
-                }
-            }
-
-            #[doc(hidden)]
-            fn __upcast_mut(
-                &mut self,
-                target: ::ecs_core::__private::TypeId,
-            ) -> ::core::option::Option<&mut dyn ::ecs_core::__private::Any> {
-                if target == ::ecs_core::__private::TypeId::of::<Self>() {
-                    ::core::option::Option::Some(self)
-                } else {
-                    #upcast_mut
-                }
-            }
         }
         #(#declarations)*
         #submit

@@ -6,9 +6,9 @@
 //! callgrind_annotate --inclusive=yes /tmp/cg.out | head -40
 //! ```
 //!
-//! Scenarios: get, get_parent, get_exact, get_all, simple_insert,
-//! simple_iter, frag_iter, add_remove. The second argument is the number of
-//! repetitions (default 200).
+//! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
+//! get_all, simple_insert, simple_iter, frag_iter, add_remove. The second
+//! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
 
@@ -38,6 +38,33 @@ fn main() {
                         6 => e.get::<C6>().unwrap().0,
                         _ => e.get::<C7>().unwrap().0,
                     };
+                }
+                black_box(sum);
+            }
+        }
+        "get_one" => {
+            let mut w = World::new();
+            let ids = w.spawn_batch((0..N_ENTITIES).map(eight_bundle)).unwrap();
+            for _ in 0..reps {
+                let mut sum = 0.0;
+                for &i in &order {
+                    sum += w.entity(black_box(ids[i])).unwrap().get::<C3>().unwrap().0;
+                }
+                black_box(sum);
+            }
+        }
+        "base_iter" | "exact_iter" => {
+            let mut w = base_iter_world(N_ENTITIES);
+            let base = scenario == "base_iter";
+            // As in frag_iter: a pass takes microseconds, so it takes far more
+            // passes than a lookup scenario for the loop to outweigh building
+            // the world in the profile.
+            for _ in 0..reps * 100 {
+                let mut sum = 0.0;
+                if base {
+                    w.for_each_mut(|m: &mut Moving| sum += m.speed);
+                } else {
+                    w.for_each_mut(|m: &mut AxisMoving| sum += m.base.speed);
                 }
                 black_box(sum);
             }

@@ -1,8 +1,12 @@
 //! The [`Component`] trait, its [`ComponentKey`], and the compile-time key stack.
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+
+mod vtable;
+
+pub use vtable::ComponentVTable;
 
 /// The deepest parent chain a component may declare (the type itself included).
 ///
@@ -79,12 +83,8 @@ pub trait Component: Send + Sync + 'static + Sized {
     const MULTIPLE: bool;
 
     #[doc(hidden)]
-    /// The key stack with each ancestor's `multiple` flag; built by the derive.
-    const __CHAIN: &'static KeyChain;
-
-    #[doc(hidden)]
-    /// Entry points of `update` and the hooks, for `#[component(behaviour)]`.
-    const __BEHAVIOUR: Option<crate::behaviour::BehaviourFns> = None;
+    /// Everything the runtime knows about the type, built by the derive.
+    const __VTABLE: &'static ComponentVTable;
 
     /// The key stack: this type's key first, then its parent's, up to the root.
     ///
@@ -100,7 +100,7 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// assert_eq!(Moving::key_stack(), [ComponentKey::of::<Moving>()]);
     /// ```
     fn key_stack() -> &'static [ComponentKey] {
-        Self::__CHAIN.keys()
+        Self::__VTABLE.chain.keys()
     }
 
     /// `true` when `key` is this type or one of its ancestors.
@@ -116,27 +116,8 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// assert!(AxisMoving::is_derived_from(ComponentKey::of::<Moving>()));
     /// assert!(!Moving::is_derived_from(ComponentKey::of::<AxisMoving>()));
     /// ```
-    fn is_derived_from(key: ComponentKey) -> bool;
-
-    #[doc(hidden)]
-    /// Returns the part of `self` whose type is `target` (self or an ancestor).
-    fn __upcast_ref(&self, target: TypeId) -> Option<&dyn Any>;
-
-    #[doc(hidden)]
-    /// Mutable twin of [`Component::__upcast_ref`].
-    fn __upcast_mut(&mut self, target: TypeId) -> Option<&mut dyn Any>;
-
-    #[doc(hidden)]
-    /// Default, clone and serde support, as found by the derive.
-    fn __ops() -> crate::ops::ComponentOps {
-        crate::ops::ComponentOps::base::<Self>(false)
-    }
-
-    #[doc(hidden)]
-    /// The receiver of message type `message`, from `receives(...)`.
-    fn __receiver(message: TypeId) -> Option<crate::message::ReceiverFn> {
-        let _ = message;
-        None
+    fn is_derived_from(key: ComponentKey) -> bool {
+        Self::key_stack().contains(&key)
     }
 
     #[doc(hidden)]
@@ -145,19 +126,6 @@ pub trait Component: Send + Sync + 'static + Sized {
     #[inline]
     fn __type_number() -> Option<u32> {
         None
-    }
-
-    #[doc(hidden)]
-    /// `self` as `&dyn Debug` when the type implements `Debug`; the derive
-    /// finds out by autoref specialization.
-    fn __debug(&self) -> Option<&dyn fmt::Debug> {
-        None
-    }
-
-    #[doc(hidden)]
-    /// Adds this type's required components, then its parent's, to `out`.
-    fn __requirements(out: &mut crate::require::Requirements) {
-        let _ = out;
     }
 }
 
@@ -250,7 +218,7 @@ impl fmt::Debug for ComponentKey {
 ///
 /// Not constructed by hand: `#[derive(Component)]` builds it.
 #[doc(hidden)]
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct KeyChain {
     keys: [ComponentKey; MAX_CHAIN_DEPTH],
     multiple: [bool; MAX_CHAIN_DEPTH],
@@ -269,7 +237,7 @@ impl KeyChain {
 
     /// The chain of `T`, whose parent is `P`.
     pub const fn with_parent<T: Component, P: Component>() -> Self {
-        let parent = P::__CHAIN;
+        let parent = &P::__VTABLE.chain;
         assert!(
             parent.len < MAX_CHAIN_DEPTH,
             "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
@@ -286,12 +254,12 @@ impl KeyChain {
     }
 
     /// Own key first, then the ancestors'.
-    pub const fn keys(&'static self) -> &'static [ComponentKey] {
+    pub const fn keys(&self) -> &[ComponentKey] {
         self.keys.split_at(self.len).0
     }
 
     /// The `multiple` flag of each key in [`KeyChain::keys`].
-    pub const fn multiple_flags(&'static self) -> &'static [bool] {
+    pub const fn multiple_flags(&self) -> &[bool] {
         self.multiple.split_at(self.len).0
     }
 }

@@ -45,6 +45,9 @@ pub(crate) struct Table {
 pub(crate) struct FirstIsa {
     /// One plus the position in the layout; 0 when no component is-a the type.
     pos: u32,
+    /// How far up its chain the component's type meets the type (0: it is
+    /// the type), which says where inside the component that part sits.
+    level: u32,
     place: Place,
 }
 
@@ -101,6 +104,16 @@ impl Table {
     pub fn first_isa(&self, t: TypeIdx) -> Option<Place> {
         match self.first.get(t as usize) {
             Some(f) if f.pos != 0 => Some(f.place),
+            _ => None,
+        }
+    }
+
+    /// The first component that is-a type `t`, with the chain level at
+    /// which its type meets `t`.
+    #[inline]
+    pub fn first_isa_level(&self, t: TypeIdx) -> Option<(Place, usize)> {
+        match self.first.get(t as usize) {
+            Some(f) if f.pos != 0 => Some((f.place, f.level as usize)),
             _ => None,
         }
     }
@@ -252,13 +265,15 @@ impl World {
         let mut first: Vec<FirstIsa> = Vec::new();
         for (pos, place) in layout.iter().enumerate() {
             let info = &self.types[place.ty as usize];
-            for &t in std::iter::once(&place.ty).chain(info.ancestors.iter()) {
+            let chain = std::iter::once(&place.ty).chain(info.ancestors.iter());
+            for (level, &t) in chain.enumerate() {
                 if first.len() <= t as usize {
                     first.resize(t as usize + 1, FirstIsa::default());
                 }
                 if first[t as usize].pos == 0 {
                     first[t as usize] = FirstIsa {
                         pos: pos as u32 + 1,
+                        level: level as u32,
                         place: *place,
                     };
                 }

@@ -1,0 +1,489 @@
+//! The crate's only `unsafe`: type-erased, growable arrays of component
+//! values, and the memory facts about a component type that make reading
+//! them sound.
+//!
+//! Everything else in the crate sees two safe types:
+//! - [`ErasedType`]: a component type's layout, drop function, and the byte
+//!   offset of every ancestor inside it (`AxisMoving` holds its `Moving` at
+//!   some offset). Built only by [`ErasedType::of`] (a type is its own
+//!   ancestor at offset 0) and by the `unsafe` [`ErasedType::with_parent`],
+//!   whose caller (the derive, through `offset_of!`) vouches for the offset.
+//! - [`BlobVec`]: a `Vec` whose element type is only known at run time.
+//!   Every typed access names a type and a chain level, and is checked
+//!   against the `TypeId` recorded at that level before any pointer is
+//!   formed, so a wrong type is `None` or a panic, never a misread.
+//!
+//! Why not `Vec<T>` behind `dyn Any`: every component type would compile a
+//! full generic column, every access would pay a virtual `type_id` call, and
+//! a base-type view of a derived column would need a generated upcast per
+//! value. Here a base-type view is the same memory read at an offset.
+#![allow(unsafe_code)]
+
+use std::alloc::{self, Layout};
+use std::any::{Any, TypeId};
+use std::marker::PhantomData;
+use std::ptr::{self, NonNull};
+
+/// The deepest parent chain, the type itself included.
+pub(crate) const MAX_DEPTH: usize = 16;
+
+/// What storage must know about one component type's memory.
+#[derive(Clone, Copy, Debug)]
+pub struct ErasedType {
+    /// The type's own `TypeId` first, then each ancestor's.
+    ids: [TypeId; MAX_DEPTH],
+    /// Where the value at the same level of `ids` sits inside this type.
+    offsets: [usize; MAX_DEPTH],
+    /// What each ancestor level's `TypeId` must be for the offsets to be
+    /// right: level 1 is the `TypeId` the parent's own description starts
+    /// with, and deeper levels are the parent's own `claimed` ones. The
+    /// parent's description comes from safe code (its trait constant), so
+    /// [`BlobVec::new`] checks `ids` against this before trusting an
+    /// offset.
+    claimed: [TypeId; MAX_DEPTH],
+    len: usize,
+    layout: Layout,
+    drop: Option<unsafe fn(*mut u8)>,
+}
+
+/// Drops the `T` at `ptr`.
+///
+/// # Safety
+/// `ptr` points at a valid, aligned `T` that is never used again.
+unsafe fn drop_erased<T>(ptr: *mut u8) {
+    // SAFETY: the caller hands over a valid `T` it will not touch again.
+    unsafe { ptr::drop_in_place(ptr.cast::<T>()) }
+}
+
+impl ErasedType {
+    /// A type with no parent: itself at offset 0. `Send + Sync` because the
+    /// arrays built from it are shared between threads.
+    pub const fn of<T: Send + Sync + 'static>() -> Self {
+        ErasedType {
+            ids: [TypeId::of::<T>(); MAX_DEPTH],
+            offsets: [0; MAX_DEPTH],
+            claimed: [TypeId::of::<T>(); MAX_DEPTH],
+            len: 1,
+            layout: Layout::new::<T>(),
+            drop: if std::mem::needs_drop::<T>() {
+                Some(drop_erased::<T>)
+            } else {
+                None
+            },
+        }
+    }
+
+    /// `T`, whose parent `P` is described by `parent`, held at byte `offset`.
+    ///
+    /// # Panics
+    /// At compile time when used in a constant: the chain would be deeper
+    /// than [`MAX_DEPTH`], or the parent would not fit at `offset`.
+    ///
+    /// # Safety
+    /// Every `T` holds a field of type `P` at byte `offset` (what
+    /// `offset_of!(T, field)` gives), so reading a `P` there is valid for
+    /// as long as the `T` is, and writing a valid `P` there keeps the `T`
+    /// valid. (`parent` need not be trusted: it is checked against `P`
+    /// before any offset is used.)
+    pub const unsafe fn with_parent<T: Send + Sync + 'static, P: 'static>(
+        parent: &ErasedType,
+        offset: usize,
+    ) -> Self {
+        assert!(
+            parent.len < MAX_DEPTH,
+            "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
+        );
+        assert!(
+            offset + parent.layout.size() <= size_of::<T>() && offset.is_multiple_of(parent.layout.align()),
+            "the parent field does not fit where its offset says"
+        );
+        assert!(
+            align_of::<T>() >= parent.layout.align(),
+            "a packed component cannot hold its parent at an aligned address"
+        );
+        let mut erased = Self::of::<T>();
+        erased.ids[1] = TypeId::of::<P>();
+        erased.claimed[1] = parent.ids[0];
+        erased.offsets[1] = offset;
+        let mut level = 1;
+        while level < parent.len {
+            erased.ids[level + 1] = parent.ids[level];
+            erased.claimed[level + 1] = parent.claimed[level];
+            erased.offsets[level + 1] = offset + parent.offsets[level];
+            level += 1;
+        }
+        erased.len = parent.len + 1;
+        erased
+    }
+
+    /// The type's own `TypeId`.
+    pub(crate) fn type_id(&self) -> TypeId {
+        self.ids[0]
+    }
+
+    /// Whether every ancestor level is the type the offsets were computed
+    /// for (see `claimed`).
+    fn is_consistent(&self) -> bool {
+        self.ids[1..self.len] == self.claimed[1..self.len]
+    }
+
+    /// The level of `id` in the chain: 0 for the type itself, 1 for its
+    /// parent, and so on.
+    pub(crate) fn level_of(&self, id: TypeId) -> Option<usize> {
+        self.ids[..self.len].iter().position(|&own| own == id)
+    }
+
+    /// The offset of level `level`'s value when it is a `T`.
+    #[inline]
+    fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
+        (level < self.len && self.ids[level] == TypeId::of::<T>()).then(|| self.offsets[level])
+    }
+}
+
+/// A growable array of values of one component type, known at run time.
+pub(crate) struct BlobVec {
+    ptr: NonNull<u8>,
+    len: usize,
+    cap: usize,
+    ty: &'static ErasedType,
+}
+
+// SAFETY: a `BlobVec` owns values of the type `ty` describes, and
+// `ErasedType` is only built for `Send + Sync` types (`of` and
+// `with_parent` require both), so moving or sharing the array across
+// threads moves or shares only such values.
+unsafe impl Send for BlobVec {}
+// SAFETY: as for `Send`; `&BlobVec` hands out only `&T` of a `Sync` `T`.
+unsafe impl Sync for BlobVec {}
+
+impl BlobVec {
+    /// An empty array of the type `ty` describes.
+    ///
+    /// # Panics
+    /// When `ty` was built from a parent description that is not the
+    /// parent's (a hand-written `Component` impl that borrowed another
+    /// type's table): its offsets cannot be trusted.
+    pub fn new(ty: &'static ErasedType) -> Self {
+        assert!(
+            ty.is_consistent(),
+            "a component's parent description belongs to another type"
+        );
+        let align = ty.layout.align();
+        BlobVec {
+            // A dangling pointer aligned for the type: what an empty `Vec`
+            // holds.
+            ptr: NonNull::new(ptr::without_provenance_mut(align)).expect("alignment is nonzero"),
+            len: 0,
+            cap: if ty.layout.size() == 0 { usize::MAX } else { 0 },
+            ty,
+        }
+    }
+
+    #[inline]
+    fn size(&self) -> usize {
+        self.ty.layout.size()
+    }
+
+    /// Makes room for `additional` more values.
+    pub fn reserve(&mut self, additional: usize) {
+        let needed = self.len.checked_add(additional).expect("capacity overflow");
+        if needed <= self.cap {
+            return;
+        }
+        let cap = needed.max(self.cap.saturating_mul(2)).max(4);
+        let size = self.size().checked_mul(cap).expect("capacity overflow");
+        let new_layout =
+            Layout::from_size_align(size, self.ty.layout.align()).expect("capacity overflow");
+        let ptr = if self.cap == 0 {
+            // SAFETY: `new_layout` has a nonzero size (the type is not a
+            // ZST: a ZST's `cap` is `usize::MAX`, so it never gets here).
+            unsafe { alloc::alloc(new_layout) }
+        } else {
+            let old = Layout::from_size_align(self.size() * self.cap, self.ty.layout.align())
+                .expect("the current allocation's layout was valid");
+            // SAFETY: `self.ptr` was allocated with `old` (same align), and
+            // the new size is nonzero and was checked not to overflow.
+            unsafe { alloc::realloc(self.ptr.as_ptr(), old, size) }
+        };
+        self.ptr = NonNull::new(ptr).unwrap_or_else(|| alloc::handle_alloc_error(new_layout));
+        self.cap = cap;
+    }
+
+    /// The address of row `row` (which may be one past the end).
+    #[inline]
+    fn at(&self, row: usize) -> *mut u8 {
+        debug_assert!(row <= self.len);
+        // SAFETY: `row <= len <= cap`, so the offset stays inside the
+        // allocation or one past it (for a ZST it is 0).
+        unsafe { self.ptr.as_ptr().add(row * self.size()) }
+    }
+
+    /// Panics unless the array holds `T`s.
+    #[inline]
+    fn check<T: 'static>(&self) {
+        assert!(
+            self.ty.type_id() == TypeId::of::<T>(),
+            "a column was accessed as `{}`, which is not its type",
+            std::any::type_name::<T>()
+        );
+    }
+
+    /// Appends `value`.
+    #[inline]
+    pub fn push<T: 'static>(&mut self, value: T) {
+        self.check::<T>();
+        self.reserve(1);
+        // SAFETY: the array holds `T`s (checked), row `len` is within the
+        // capacity just reserved and aligned (the allocation is aligned for
+        // `T` and rows are `size_of::<T>()` apart).
+        unsafe { self.at(self.len).cast::<T>().write(value) };
+        self.len += 1;
+    }
+
+    /// Appends a boxed value; gives it back when it is of another type.
+    pub fn push_boxed(
+        &mut self,
+        value: Box<dyn Any + Send + Sync>,
+    ) -> Result<(), Box<dyn Any + Send + Sync>> {
+        if (*value).type_id() != self.ty.type_id() {
+            return Err(value);
+        }
+        self.reserve(1);
+        let raw = Box::into_raw(value).cast::<u8>();
+        // SAFETY: the box holds a value of this array's type (checked
+        // above), so it has `size` bytes at `raw`; row `len` has room for
+        // them. The bytes are moved: the box's memory is freed below without
+        // dropping its value.
+        unsafe { ptr::copy_nonoverlapping(raw, self.at(self.len), self.size()) };
+        self.len += 1;
+        if self.size() != 0 {
+            // SAFETY: `raw` came from a `Box` of this type, allocated with
+            // its layout; its value now lives in the array.
+            unsafe { alloc::dealloc(raw, self.ty.layout) };
+        }
+        Ok(())
+    }
+
+    /// The values as a mutable slice of `T`.
+    #[inline]
+    pub fn as_mut_slice<T: 'static>(&mut self) -> &mut [T] {
+        self.check::<T>();
+        // SAFETY: as for `as_slice`, and `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr().cast::<T>(), self.len) }
+    }
+
+    /// The `T` at chain level `level` of row `row`: the value itself at
+    /// level 0, its parent at level 1, ... `None` when that level is not a
+    /// `T`.
+    ///
+    /// # Panics
+    /// When `row` is out of bounds.
+    #[inline]
+    pub fn get<T: 'static>(&self, row: usize, level: usize) -> Option<&T> {
+        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
+        let offset = self.ty.offset_as::<T>(level)?;
+        // SAFETY: row `row` holds a valid value of this array's type, which
+        // holds a `T` at `offset` (the `ErasedType` contract; the level's
+        // `TypeId` was checked to be `T`'s).
+        Some(unsafe { &*self.at(row).add(offset).cast::<T>() })
+    }
+
+    /// Mutable twin of [`BlobVec::get`].
+    #[inline]
+    pub fn get_mut<T: 'static>(&mut self, row: usize, level: usize) -> Option<&mut T> {
+        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
+        let offset = self.ty.offset_as::<T>(level)?;
+        // SAFETY: as for `get`; `&mut self` makes the borrow unique, and
+        // writing a valid `T` there keeps the whole value valid.
+        Some(unsafe { &mut *self.at(row).add(offset).cast::<T>() })
+    }
+
+    /// Every row's `T` at chain level `level`, in row order.
+    pub fn iter<T: 'static>(&self, level: usize) -> Option<Strided<'_, T>> {
+        let offset = self.ty.offset_as::<T>(level)?;
+        Some(Strided {
+            // `wrapping_add`: for an empty array the address is never read.
+            next: self.ptr.as_ptr().wrapping_add(offset),
+            left: self.len,
+            stride: self.size(),
+            _borrow: PhantomData,
+        })
+    }
+
+    /// Mutable twin of [`BlobVec::iter`].
+    pub fn iter_mut<T: 'static>(&mut self, level: usize) -> Option<StridedMut<'_, T>> {
+        let offset = self.ty.offset_as::<T>(level)?;
+        Some(StridedMut {
+            next: self.ptr.as_ptr().wrapping_add(offset),
+            left: self.len,
+            stride: self.size(),
+            _borrow: PhantomData,
+        })
+    }
+
+    /// Removes row `row`, moving the last row into its place, and returns
+    /// it as a `T`.
+    pub fn swap_remove<T: 'static>(&mut self, row: usize) -> T {
+        self.check::<T>();
+        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
+        let last = self.len - 1;
+        // SAFETY: rows `row` and `last` hold valid `T`s; the value at `row`
+        // is read out, then the last row's bytes take its place and `len`
+        // drops, so each value is owned exactly once.
+        unsafe {
+            let value = self.at(row).cast::<T>().read();
+            if row != last {
+                ptr::copy_nonoverlapping(self.at(last), self.at(row), self.size());
+            }
+            self.len = last;
+            value
+        }
+    }
+
+    /// Moves row `row` to the end of `to` (the last row takes its place).
+    ///
+    /// # Panics
+    /// When `to` holds another type or `row` is out of bounds.
+    pub fn swap_remove_into(&mut self, row: usize, to: &mut BlobVec) {
+        assert!(
+            self.ty.type_id() == to.ty.type_id(),
+            "rows move between arrays of one type"
+        );
+        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
+        to.reserve(1);
+        let last = self.len - 1;
+        // SAFETY: both arrays hold the same type (checked), so the row's
+        // bytes are a valid value there; `to` has room for one more. The
+        // source's last row then fills the gap and its `len` drops, so the
+        // moved value is owned only by `to`.
+        unsafe {
+            ptr::copy_nonoverlapping(self.at(row), to.at(to.len), self.size());
+            if row != last {
+                ptr::copy_nonoverlapping(self.at(last), self.at(row), self.size());
+            }
+        }
+        to.len += 1;
+        self.len = last;
+    }
+
+    /// Moves the rows from `len` on to the end of `to`, in order.
+    ///
+    /// # Panics
+    /// When `to` holds another type.
+    pub fn truncate_into(&mut self, len: usize, to: &mut BlobVec) {
+        assert!(
+            self.ty.type_id() == to.ty.type_id(),
+            "rows move between arrays of one type"
+        );
+        if len >= self.len {
+            return;
+        }
+        let count = self.len - len;
+        to.reserve(count);
+        // SAFETY: same type (checked); rows `len..self.len` are valid values
+        // and `to` has room for `count` more. Ownership passes to `to` when
+        // `self.len` drops to `len`.
+        unsafe { ptr::copy_nonoverlapping(self.at(len), to.at(to.len), count * self.size()) };
+        to.len += count;
+        self.len = len;
+    }
+
+    /// Drops every value. When a value's `Drop` panics, the values after it
+    /// are leaked (never dropped twice) and the array is left empty.
+    pub fn clear(&mut self) {
+        let len = self.len;
+        // First forget the values, so a panic below cannot reach them again.
+        self.len = 0;
+        if let Some(drop) = self.ty.drop {
+            for row in 0..len {
+                // SAFETY: rows below the old `len` held valid values that
+                // the array no longer counts, each dropped once here; the
+                // offset stays inside the allocation.
+                unsafe { drop(self.ptr.as_ptr().add(row * self.size())) };
+            }
+        }
+    }
+}
+
+impl Drop for BlobVec {
+    fn drop(&mut self) {
+        /// Frees the allocation even when a value's `Drop` panics.
+        struct Free<'a>(&'a mut BlobVec);
+        impl Drop for Free<'_> {
+            fn drop(&mut self) {
+                let blob = &mut *self.0;
+                if blob.size() != 0 && blob.cap != 0 {
+                    let layout =
+                        Layout::from_size_align(blob.size() * blob.cap, blob.ty.layout.align())
+                            .expect("the current allocation's layout was valid");
+                    // SAFETY: allocated with this layout by `reserve`.
+                    unsafe { alloc::dealloc(blob.ptr.as_ptr(), layout) };
+                }
+            }
+        }
+        let free = Free(self);
+        free.0.clear();
+    }
+}
+
+/// Shared `T`s, one per row, `stride` bytes apart.
+pub(crate) struct Strided<'a, T> {
+    next: *const u8,
+    left: usize,
+    stride: usize,
+    _borrow: PhantomData<&'a T>,
+}
+
+impl<'a, T> Iterator for Strided<'a, T> {
+    type Item = &'a T;
+    #[inline]
+    fn next(&mut self) -> Option<&'a T> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        // SAFETY: `BlobVec::iter` checked that every row holds a `T` at the
+        // starting offset; `left` counts the rows not yet visited, and the
+        // array is borrowed for `'a`.
+        let item = unsafe { &*self.next.cast::<T>() };
+        self.next = self.next.wrapping_add(self.stride);
+        Some(item)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<T> ExactSizeIterator for Strided<'_, T> {}
+
+/// Mutable `T`s, one per row, `stride` bytes apart.
+pub(crate) struct StridedMut<'a, T> {
+    next: *mut u8,
+    left: usize,
+    stride: usize,
+    _borrow: PhantomData<&'a mut T>,
+}
+
+impl<'a, T> Iterator for StridedMut<'a, T> {
+    type Item = &'a mut T;
+    #[inline]
+    fn next(&mut self) -> Option<&'a mut T> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        // SAFETY: as for `Strided`; each row is yielded once and rows do not
+        // overlap (`stride` is the size of the value holding the `T`), and
+        // the array is borrowed mutably for `'a`, so the borrows are unique.
+        let item = unsafe { &mut *self.next.cast::<T>() };
+        self.next = self.next.wrapping_add(self.stride);
+        Some(item)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<T> ExactSizeIterator for StridedMut<'_, T> {}
