@@ -142,51 +142,31 @@ macro_rules! for_each_tuple {
     (@ $m:ident [$($done:ident / $dvar:ident),*]) => {};
 }
 
-mod behaviour;
-mod blueprint;
-mod bundle;
-mod catalog;
 mod component;
-mod context;
-mod dynamic;
+mod data;
 mod entity;
-mod entity_ref;
 mod error;
-mod hierarchy;
-mod inspect;
-mod instance;
-mod lookup;
-mod message;
-mod names;
-mod ops;
-mod pairs;
-mod prepared;
-mod query;
-mod registry;
-mod removal;
-mod require;
-mod save;
-mod search;
-mod state;
+mod runtime;
+mod scene;
 mod storage;
 mod world;
 
-pub use behaviour::{Behaviour, UpdateOrder, UpdateWith};
-pub use blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
-pub use bundle::Bundle;
-pub use catalog::{component_type, name_conflicts, registered_components, ComponentType};
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
-pub use context::{Commands, Context};
+pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
+pub use data::catalog::{component_type, name_conflicts, registered_components, ComponentType};
+pub use data::inspect::type_hierarchy_dot;
 pub use ecs_derive::Component;
 pub use entity::EntityId;
-pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
-pub use inspect::type_hierarchy_dot;
-pub use instance::{ComponentInfo, Handle, InstanceId};
-pub use message::Receive;
-pub use pairs::PairsMut;
-pub use search::TreeFilter;
-pub use state::{Filter, DEFAULT_LAYERS};
+pub use runtime::behaviour::{Behaviour, UpdateOrder, UpdateWith};
+pub use runtime::context::{Commands, Context};
+pub use runtime::message::Receive;
+pub use scene::search::TreeFilter;
+pub use world::bundle::Bundle;
+pub use world::entity_ref::{EntityMut, EntityRef};
+pub use world::instance::{ComponentInfo, Handle, InstanceId};
+pub use world::pairs::PairsMut;
+pub use world::state::{Filter, DEFAULT_LAYERS};
 pub use world::World;
 
 /// The names almost every user of the crate needs.
@@ -201,17 +181,17 @@ pub mod prelude {
 /// Paths the derive's generated code uses. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::behaviour::BehaviourFns;
-    pub use crate::catalog::Registration;
-    pub use crate::component::{ComponentVTable, KeyChain};
-    pub use crate::message::{DeclaresReceive, ReceiverFn};
-    pub use crate::ops::{
+    pub use crate::component::ops::{
         ComponentOps, HasClone, HasDebug, HasDefault, HasDeserialize, HasSerialize, NoClone,
         NoDebug, NoDefault, NoDeserialize, NoSerialize, Probe,
     };
-    pub use crate::registry::TypeNumberCell;
-    pub use crate::require::{RequiredComponent, Requirements};
+    pub use crate::component::registry::TypeNumberCell;
+    pub use crate::component::{ComponentVTable, KeyChain};
+    pub use crate::data::catalog::Registration;
+    pub use crate::runtime::behaviour::BehaviourFns;
+    pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
     pub use crate::storage::ErasedType;
+    pub use crate::world::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
     pub use inventory;
 }

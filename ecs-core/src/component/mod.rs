@@ -4,6 +4,8 @@ use std::any::TypeId;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+pub(crate) mod ops;
+pub(crate) mod registry;
 mod vtable;
 
 pub use vtable::ComponentVTable;

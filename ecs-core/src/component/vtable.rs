@@ -11,12 +11,12 @@
 
 use std::any::TypeId;
 
-use crate::behaviour::BehaviourFns;
+use crate::component::ops::ComponentOps;
 use crate::component::KeyChain;
-use crate::message::ReceiverFn;
-use crate::ops::ComponentOps;
-use crate::require::Requirements;
+use crate::runtime::behaviour::BehaviourFns;
+use crate::runtime::message::ReceiverFn;
 use crate::storage::ErasedType;
+use crate::world::require::Requirements;
 use crate::Component;
 
 /// A component type's runtime description. Built by `#[derive(Component)]`;

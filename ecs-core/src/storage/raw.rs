@@ -94,7 +94,8 @@ impl ErasedType {
             "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
         );
         assert!(
-            offset + parent.layout.size() <= size_of::<T>() && offset.is_multiple_of(parent.layout.align()),
+            offset + parent.layout.size() <= size_of::<T>()
+                && offset.is_multiple_of(parent.layout.align()),
             "the parent field does not fit where its offset says"
         );
         assert!(

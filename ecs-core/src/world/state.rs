@@ -1,10 +1,10 @@
 //! Enable/disable, kill/revive and layers: flags that change what lookups and
 //! updates see without adding or removing anything.
 
-use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
-use crate::instance::InstanceId;
+use crate::runtime::behaviour::Hook;
 use crate::storage::DISABLED;
+use crate::world::instance::InstanceId;
 use crate::world::World;
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 

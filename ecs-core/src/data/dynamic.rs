@@ -1,12 +1,12 @@
 //! Working with components known only by name (blueprints, editors,
 //! consoles) and cloning whole entities through their erased `Clone`.
 
-use crate::behaviour::Hook;
-use crate::catalog::component_type;
+use crate::component::ops::lacking;
+use crate::data::catalog::component_type;
 use crate::entity::{CompRef, TypeIdx};
-use crate::instance::ComponentInfo;
-use crate::ops::lacking;
-use crate::prepared::PreparedEntity;
+use crate::runtime::behaviour::Hook;
+use crate::world::instance::ComponentInfo;
+use crate::world::prepared::PreparedEntity;
 use crate::world::World;
 use crate::{EntityId, EntityMut, EntityRef, Error};
 
@@ -135,7 +135,7 @@ impl EntityMut<'_> {
         world.check_single_ty(index, ty, info_name)?;
         let before = world.comp_count(index);
         world.append_boxed(index, ty, default());
-        let mut requirements = crate::require::Requirements::default();
+        let mut requirements = crate::world::require::Requirements::default();
         world.vtable(ty).add_requirements(&mut requirements);
         requirements.apply_or_take_back(world, index, before)?;
         let added: Vec<CompRef> = world.comps(index).skip(before).collect();

@@ -15,8 +15,8 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::blueprint::Blueprint;
-use crate::prepared::PreparedEntity;
+use crate::data::blueprint::Blueprint;
+use crate::world::prepared::PreparedEntity;
 use crate::world::World;
 use crate::{EntityId, Error};
 

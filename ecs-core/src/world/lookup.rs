@@ -3,8 +3,8 @@
 
 use std::any::TypeId;
 
-use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
+use crate::runtime::behaviour::Hook;
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
@@ -151,7 +151,7 @@ impl World {
         let before = self.comp_count(index);
         self.append(index, ty, value);
 
-        let mut requirements = crate::require::Requirements::default();
+        let mut requirements = crate::world::require::Requirements::default();
         C::__VTABLE.add_requirements(&mut requirements);
         requirements.apply_or_take_back(self, index, before)
     }
@@ -170,7 +170,7 @@ impl World {
         &mut self,
         index: u32,
         ty: TypeIdx,
-        value: crate::ops::BoxedComponent,
+        value: crate::component::ops::BoxedComponent,
     ) {
         let place = self.make_room_for(index, ty);
         self.push_boxed(place, value);
@@ -212,7 +212,11 @@ impl World {
     }
 
     /// [`World::push_value`] for a boxed value of the place's type.
-    pub(crate) fn push_boxed(&mut self, place: Place, value: crate::ops::BoxedComponent) {
+    pub(crate) fn push_boxed(
+        &mut self,
+        place: Place,
+        value: crate::component::ops::BoxedComponent,
+    ) {
         let serial = self.types[place.ty as usize].take_serial();
         self.column_mut(place.ty)
             .push_boxed(place.seg, serial, value);
@@ -227,7 +231,7 @@ impl World {
 
     /// Whether adding `C` is just a push: no requirements, no hooks.
     pub(crate) fn is_plain<C: Component>(&self) -> bool {
-        let mut requirements = crate::require::Requirements::default();
+        let mut requirements = crate::world::require::Requirements::default();
         C::__VTABLE.add_requirements(&mut requirements);
         requirements.is_empty() && C::__VTABLE.behaviour.is_none()
     }

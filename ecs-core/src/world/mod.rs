@@ -1,5 +1,16 @@
 //! The [`World`]: the entity table and the per-type component columns.
 
+pub(crate) mod bundle;
+pub(crate) mod entity_ref;
+pub(crate) mod instance;
+pub(crate) mod lookup;
+pub(crate) mod pairs;
+pub(crate) mod prepared;
+pub(crate) mod query;
+pub(crate) mod removal;
+pub(crate) mod require;
+pub(crate) mod state;
+
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -24,12 +35,12 @@ pub(crate) struct TypeInfo {
     /// The serial the next component of exactly this type gets.
     pub next_serial: u32,
     /// Entry points when the type is a behaviour.
-    pub behaviour: Option<crate::behaviour::BehaviourFns>,
+    pub behaviour: Option<crate::runtime::behaviour::BehaviourFns>,
     /// The type's own description, once the type itself (not only a type
     /// derived from it) has been registered.
     pub vtable: Option<&'static ComponentVTable>,
     /// Set once the type itself (not only a descendant) is registered.
-    pub ops: Option<crate::ops::ComponentOps>,
+    pub ops: Option<crate::component::ops::ComponentOps>,
     /// Whether adding one also adds required components.
     pub has_requirements: bool,
 }
@@ -140,8 +151,8 @@ pub struct World {
     pub(crate) entities: Vec<EntitySlot>,
     free: Vec<u32>,
     live: usize,
-    pub(crate) names: crate::names::Names,
-    pub(crate) hierarchy: crate::hierarchy::Hierarchy,
+    pub(crate) names: crate::scene::names::Names,
+    pub(crate) hierarchy: crate::scene::hierarchy::Hierarchy,
     /// Layer masks by slot; slots past the end have the default layers, so a
     /// world that never sets a layer pays nothing for them.
     pub(crate) layers: Vec<u32>,
@@ -161,7 +172,7 @@ pub struct World {
     by_number: Vec<TypeIdx>,
     /// Behaviour types named by `set_update_order`, first to last.
     pub(crate) update_order: Vec<TypeIdx>,
-    pub(crate) commands: crate::context::Commands,
+    pub(crate) commands: crate::runtime::context::Commands,
     pub(crate) command_errors: Vec<Error>,
     pub(crate) in_update: bool,
     pub(crate) flushing: bool,
@@ -573,7 +584,7 @@ impl World {
                     });
                     self.columns.push(None);
                     self.type_index.insert(key.type_id(), ty);
-                    let number = crate::registry::number_of(key.type_id()) as usize;
+                    let number = crate::component::registry::number_of(key.type_id()) as usize;
                     if self.by_number.len() <= number {
                         self.by_number.resize(number + 1, NO_TYPE);
                     }
@@ -588,7 +599,7 @@ impl World {
             }
         }
         let own = indices[0];
-        let mut requirements = crate::require::Requirements::default();
+        let mut requirements = crate::world::require::Requirements::default();
         (vtable.requirements)(&mut requirements);
         let info = &mut self.types[own as usize];
         info.vtable = Some(vtable);

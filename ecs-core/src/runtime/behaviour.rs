@@ -3,8 +3,8 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use crate::context::Context;
 use crate::entity::{CompRef, TypeIdx};
+use crate::runtime::context::Context;
 use crate::storage::{Column, DISABLED, STARTED};
 use crate::world::World;
 use crate::Component;

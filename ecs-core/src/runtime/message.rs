@@ -4,9 +4,9 @@
 
 use std::any::{Any, TypeId};
 
-use crate::behaviour::with_column_out;
-use crate::context::Context;
 use crate::entity::CompRef;
+use crate::runtime::behaviour::with_column_out;
+use crate::runtime::context::Context;
 use crate::storage::DISABLED;
 use crate::world::World;
 use crate::{Component, EntityId, Error};

@@ -18,10 +18,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::catalog::component_type;
+use crate::component::ops::{DataErrorParts, DeserializeFns};
+use crate::data::catalog::component_type;
 use crate::entity::TypeIdx;
-use crate::ops::{DataErrorParts, DeserializeFns};
-use crate::prepared::PreparedEntity;
+use crate::world::prepared::PreparedEntity;
 use crate::world::World;
 use crate::{EntityId, Error};
 

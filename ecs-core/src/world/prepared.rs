@@ -2,9 +2,9 @@
 //! clones), checked in full before anything touches the world, then
 //! spawned all at once.
 
-use crate::behaviour::Hook;
+use crate::component::ops::BoxedComponent;
 use crate::entity::{CompRef, TypeIdx};
-use crate::ops::BoxedComponent;
+use crate::runtime::behaviour::Hook;
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -159,7 +159,7 @@ impl World {
     fn add_requirements(&mut self, index: u32) -> Result<(), Error> {
         let types: Vec<TypeIdx> = self.comps(index).map(|c| c.ty).collect();
         for ty in types {
-            let mut requirements = crate::require::Requirements::default();
+            let mut requirements = crate::world::require::Requirements::default();
             self.vtable(ty).add_requirements(&mut requirements);
             requirements.apply(self, index)?;
         }

@@ -1,0 +1,8 @@
+//! The data layer: the by-name catalog, by-name operations, cloning,
+//! blueprints, save/load and the inspector.
+
+pub(crate) mod blueprint;
+pub(crate) mod catalog;
+pub(crate) mod dynamic;
+pub(crate) mod inspect;
+pub(crate) mod save;

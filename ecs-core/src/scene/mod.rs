@@ -1,0 +1,6 @@
+//! The scene layer: the parent/child hierarchy, entity names, and searches
+//! over the tree.
+
+pub(crate) mod hierarchy;
+pub(crate) mod names;
+pub(crate) mod search;
