@@ -1,9 +1,8 @@
 //! Working with components known only by name (blueprints, editors,
 //! consoles) and cloning whole entities through their erased `Clone`.
 
-use crate::behaviour::Hook;
 use crate::catalog::component_type;
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::TypeIdx;
 use crate::instance::ComponentInfo;
 use crate::ops::lacking;
 use crate::prepared::PreparedEntity;
@@ -138,11 +137,7 @@ impl EntityMut<'_> {
         let mut requirements = crate::require::Requirements::default();
         (world.ops(ty).requirements)(&mut requirements);
         requirements.apply_or_take_back(world, index, before)?;
-        let added: Vec<CompRef> = world.comps(index).skip(before).collect();
-        for &c in added[1..].iter().chain(&added[..1]) {
-            world.fire(c, Hook::Attach);
-            world.fire(c, Hook::Enable);
-        }
+        world.fire_added_hooks(index, before);
         Ok(())
     }
 

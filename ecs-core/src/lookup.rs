@@ -3,7 +3,6 @@
 
 use std::any::TypeId;
 
-use crate::behaviour::Hook;
 use crate::entity::{CompRef, TypeIdx};
 use crate::storage::{typed, typed_mut};
 use crate::table::Place;
@@ -112,14 +111,7 @@ impl World {
         }
         let before = self.comp_count(index);
         self.insert_inner(index, value)?;
-        if self.comps(index).skip(before).any(|c| self.has_hooks(c.ty)) {
-            // Hooks cannot add or remove components, so these stay true.
-            let added: Vec<CompRef> = self.comps(index).skip(before).collect();
-            for &c in added[1..].iter().chain(&added[..1]) {
-                self.fire(c, Hook::Attach);
-                self.fire(c, Hook::Enable);
-            }
-        }
+        self.fire_added_hooks(index, before);
         let comp = self.comp_at(index, before);
         let column =
             typed_mut::<C>(&mut **self.columns[comp.ty as usize].as_mut().expect("registered"));

@@ -2,8 +2,7 @@
 //! clones), checked in full before anything touches the world, then
 //! spawned all at once.
 
-use crate::behaviour::Hook;
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::TypeIdx;
 use crate::ops::BoxedComponent;
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -90,19 +89,7 @@ impl World {
             }
         }
         for id in created {
-            if plain(self, id) {
-                continue;
-            }
-            let comps: Vec<CompRef> = self.comps(id.index).collect();
-            for c in comps {
-                self.fire(c, Hook::Attach);
-                if self.columns[c.ty as usize]
-                    .as_deref()
-                    .is_some_and(|col| col.meta(c.seg, c.row) & crate::storage::DISABLED == 0)
-                {
-                    self.fire(c, Hook::Enable);
-                }
-            }
+            self.fire_added_hooks(id.index, 0);
         }
         Ok(())
     }
