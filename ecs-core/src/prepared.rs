@@ -37,12 +37,7 @@ impl World {
     pub(crate) fn single_rule_clash(&self, types: &[TypeIdx]) -> Option<(usize, usize, TypeIdx)> {
         for (j, &b) in types.iter().enumerate() {
             for (i, &a) in types[..j].iter().enumerate() {
-                let info = &self.types[a as usize];
-                let clash = std::iter::once(a)
-                    .chain(info.ancestors.iter().copied())
-                    .filter(|&k| !self.types[k as usize].multiple)
-                    .find(|&k| self.types[b as usize].is_a(b, k));
-                if let Some(k) = clash {
+                if let Some(k) = self.single_clash(a, b) {
                     return Some((i, j, k));
                 }
             }
