@@ -9,12 +9,8 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(default)]
-struct Transform {
-    x: f32,
-    y: f32,
-}
+mod common;
+use common::{Enemy, Transform};
 
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Model {
@@ -24,17 +20,6 @@ struct Model {
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[component(multiple)]
 struct Tag(String);
-
-#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[component(requires(Transform))]
-struct Enemy;
-
-fn cases() -> u32 {
-    std::env::var("HOSTILE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000)
-}
 
 /// The keys of blueprints and saved worlds (and of this file's components'
 /// data), now and then a made-up one.
@@ -403,7 +388,7 @@ fn snapshot(world: &World) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases("HOSTILE_CASES", 1000), ..ProptestConfig::default() })]
 
     #[test]
     fn random_values_never_panic_and_failures_change_nothing(value in prop_oneof![json_value(), blueprint_like()]) {
