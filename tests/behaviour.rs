@@ -5,6 +5,9 @@ use std::sync::Mutex;
 
 use ecs_core::prelude::*;
 
+mod common;
+use common::Position;
+
 /// Every hook and update appends here; tests run single-threaded per log.
 static LOG: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
@@ -26,9 +29,6 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     take_log();
     guard
 }
-
-#[derive(Component, Debug, PartialEq)]
-struct Position(f32);
 
 #[derive(Component)]
 #[component(behaviour)]

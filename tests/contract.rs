@@ -2,17 +2,8 @@
 
 use ecs_core::prelude::*;
 
-#[derive(Component, Debug, Clone, PartialEq)]
-struct Moving {
-    speed: f32,
-}
-
-#[derive(Component, Debug, Clone, PartialEq)]
-#[component(parent = Moving)]
-struct AxisMoving {
-    base: Moving,
-    vertical: bool,
-}
+mod common;
+use common::{AxisMoving, Moving};
 
 /// Three levels deep, parent in a tuple field.
 #[derive(Component, Debug, Clone, PartialEq)]

@@ -8,6 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ecs_core::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+mod common;
+use common::Position;
+
 /// Set to make the next call of the matching user code panic.
 static ARMED: AtomicBool = AtomicBool::new(false);
 /// `ARMED` is global: each test holds this for its whole run, so no other
@@ -29,9 +32,6 @@ fn boom(what: &str) {
         panic!("user code panicked in {what}");
     }
 }
-
-#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-struct Position(f32);
 
 /// Every hook can be made to panic once.
 #[derive(Component, Debug, Default)]

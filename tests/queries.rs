@@ -2,22 +2,11 @@
 
 use ecs_core::prelude::*;
 
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
-struct Position(f32);
+mod common;
+use common::{AxisMoving, Moving, Position};
 
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 struct Velocity(f32);
-
-#[derive(Component, Debug, PartialEq)]
-struct Moving {
-    speed: f32,
-}
-
-#[derive(Component, Debug, PartialEq)]
-#[component(parent = Moving)]
-struct AxisMoving {
-    base: Moving,
-}
 
 #[derive(Component, Debug, PartialEq)]
 #[component(multiple)]
@@ -30,11 +19,7 @@ fn ids_of<T>(items: impl Iterator<Item = (EntityId, T)>) -> Vec<EntityId> {
 #[test]
 fn iter_visits_exact_column_then_derived_columns() {
     let mut world = World::new();
-    let a = world
-        .spawn_with((AxisMoving {
-            base: Moving { speed: 1.0 },
-        },))
-        .unwrap();
+    let a = world.spawn_with((AxisMoving::new(1.0, false),)).unwrap();
     let m = world.spawn_with((Moving { speed: 2.0 },)).unwrap();
     let speeds: Vec<f32> = world.iter::<Moving>().map(|(_, m)| m.speed).collect();
     assert_eq!(speeds, [2.0, 1.0]);
@@ -109,12 +94,7 @@ fn pairs_join_only_entities_holding_both() {
 fn pairs_find_the_second_type_through_its_parent() {
     let mut world = World::new();
     let id = world
-        .spawn_with((
-            Position(0.0),
-            AxisMoving {
-                base: Moving { speed: 3.0 },
-            },
-        ))
+        .spawn_with((Position(0.0), AxisMoving::new(3.0, false)))
         .unwrap();
     for (_, pos, moving) in world.iter_pairs_mut::<Position, Moving>().unwrap() {
         pos.0 += moving.speed;
@@ -133,11 +113,7 @@ fn pairs_find_the_second_type_through_its_parent() {
 #[test]
 fn pairs_of_related_types_are_a_conflict() {
     let mut world = World::new();
-    world
-        .spawn_with((AxisMoving {
-            base: Moving { speed: 3.0 },
-        },))
-        .unwrap();
+    world.spawn_with((AxisMoving::new(3.0, false),)).unwrap();
     let err = world.iter_pairs_mut::<AxisMoving, Moving>().err().unwrap();
     assert_eq!(
         err,
@@ -186,12 +162,7 @@ fn parallel_pairs_visit_every_entity_once() {
 fn bundles_are_atomic() {
     let mut world = World::new();
     let err = world
-        .spawn_with((
-            Moving { speed: 1.0 },
-            AxisMoving {
-                base: Moving { speed: 2.0 },
-            },
-        ))
+        .spawn_with((Moving { speed: 1.0 }, AxisMoving::new(2.0, false)))
         .unwrap_err();
     assert!(matches!(
         err,

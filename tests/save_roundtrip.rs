@@ -6,23 +6,8 @@ use ecs_core::prelude::*;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
-#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Position {
-    x: f32,
-    y: f32,
-}
-
-#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Moving {
-    speed: f32,
-}
-
-#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[component(parent = Moving)]
-struct AxisMoving {
-    base: Moving,
-    vertical: bool,
-}
+mod common;
+use common::{AxisMoving, Moving, Transform};
 
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[component(multiple)]
@@ -36,7 +21,7 @@ enum Team {
 
 #[derive(Debug, Clone)]
 enum Comp {
-    Position(f32, f32),
+    Transform(f32, f32),
     Moving(f32),
     AxisMoving(f32, bool),
     Label(String),
@@ -55,7 +40,7 @@ struct EntitySpec {
 
 fn comp() -> impl Strategy<Value = Comp> {
     prop_oneof![
-        (-1e6f32..1e6, -1e6f32..1e6).prop_map(|(x, y)| Comp::Position(x, y)),
+        (-1e6f32..1e6, -1e6f32..1e6).prop_map(|(x, y)| Comp::Transform(x, y)),
         (0f32..100.0).prop_map(Comp::Moving),
         (0f32..100.0, any::<bool>()).prop_map(|(s, v)| Comp::AxisMoving(s, v)),
         "[a-zA-Z0-9 \"\\\\é]{0,8}".prop_map(Comp::Label),
@@ -87,14 +72,9 @@ fn entity() -> impl Strategy<Value = EntitySpec> {
 fn add(world: &mut World, id: EntityId, comp: &Comp) -> Result<(), Error> {
     let mut e = world.entity_mut(id)?;
     match comp.clone() {
-        Comp::Position(x, y) => e.add(Position { x, y }).map(drop),
+        Comp::Transform(x, y) => e.add(Transform { x, y }).map(drop),
         Comp::Moving(speed) => e.add(Moving { speed }).map(drop),
-        Comp::AxisMoving(speed, vertical) => e
-            .add(AxisMoving {
-                base: Moving { speed },
-                vertical,
-            })
-            .map(drop),
+        Comp::AxisMoving(speed, vertical) => e.add(AxisMoving::new(speed, vertical)).map(drop),
         Comp::Label(s) => e.add(Label(s)).map(drop),
         Comp::Team(None) => e.add(Team::Red).map(drop),
         Comp::Team(Some(captain)) => e.add(Team::Blue { captain }).map(drop),
@@ -177,17 +157,15 @@ fn describe(world: &World) -> Vec<String> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("ROUNDTRIP_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(500),
+        cases: common::cases("ROUNDTRIP_CASES", 500),
         ..ProptestConfig::default()
     })]
 
     #[test]
     fn random_worlds_round_trip(specs in prop::collection::vec(entity(), 0..40)) {
         let world = build(&specs);
-        let json = world.save_json().unwrap();
-        let loaded = World::load_json(&json).unwrap();
+        let loaded = common::reloaded(&world);
         prop_assert_eq!(describe(&loaded), describe(&world));
         prop_assert_eq!(loaded.len(), world.len());
-        prop_assert_eq!(loaded.save_json().unwrap(), json);
     }
 }

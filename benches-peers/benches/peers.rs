@@ -105,7 +105,7 @@ fn bench_get(c: &mut Criterion) {
 /// `get`'s world and shuffled order, but every lookup asks for the same type
 /// (`C3`): no `match` over eight types, so no mispredicted branch per
 /// entity; what is left is the id check, the entity's location and the
-/// column lookup, plus the cache miss of the shuffled order.
+/// column lookup, at scattered addresses (shuffled order).
 fn bench_get_one(c: &mut Criterion) {
     let order = shuffled_indices(N_ENTITIES);
     let mut group = c.benchmark_group("get_one");

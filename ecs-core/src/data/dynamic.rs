@@ -3,8 +3,7 @@
 
 use crate::component::ops::lacking;
 use crate::data::catalog::component_type;
-use crate::entity::{CompRef, TypeIdx};
-use crate::runtime::behaviour::Hook;
+use crate::entity::TypeIdx;
 use crate::world::instance::ComponentInfo;
 use crate::world::prepared::PreparedEntity;
 use crate::world::World;
@@ -138,11 +137,7 @@ impl EntityMut<'_> {
         let mut requirements = crate::world::require::Requirements::default();
         world.vtable(ty).add_requirements(&mut requirements);
         requirements.apply_or_take_back(world, index, before)?;
-        let added: Vec<CompRef> = world.comps(index).skip(before).collect();
-        for &c in added[1..].iter().chain(&added[..1]) {
-            world.fire(c, Hook::Attach);
-            world.fire(c, Hook::Enable);
-        }
+        world.fire_added_hooks(index, before);
         Ok(())
     }
 

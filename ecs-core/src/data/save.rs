@@ -134,7 +134,9 @@ impl World {
         Ok(json!({ "format": FORMAT, "version": VERSION, "entities": entities }))
     }
 
-    /// A new world from [`World::save_json`] output.
+    /// A new world from [`World::save_json`] output. Loaded components are
+    /// fresh: their `on_attach` and (if enabled) `on_enable` fire, entity by
+    /// entity, parents first, as for a clone.
     ///
     /// # Errors
     /// [`Error::Data`] with the JSON path of the first problem (bad JSON,

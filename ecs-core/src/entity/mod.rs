@@ -107,7 +107,7 @@ pub struct CompRef {
 
 /// One slot of the entity table.
 ///
-/// An entity's components live in one table (see [`crate::table`]): the
+/// An entity's components live in one table (see [`crate::storage::table`]): the
 /// slot only says which table and which row, so bookkeeping costs the same
 /// 16 bytes however many components the entity holds.
 #[derive(Debug, Default)]

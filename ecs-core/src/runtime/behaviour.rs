@@ -611,6 +611,77 @@ impl World {
         }
     }
 
+    /// The one rule for what fires after components are added, used by every
+    /// path that adds them (`add`, bundles, `add_by_name`, blueprints, clones,
+    /// loads): the entity's components from position `from` on were added by
+    /// one operation, requirements appended after what required them (see
+    /// `require.rs`); each gets `on_attach`, then `on_enable` if it is
+    /// enabled, and each comes after the components of that operation that
+    /// meet its requirements (Unity's `RequireComponent` order), otherwise in
+    /// storage order.
+    pub(crate) fn fire_added_hooks(&mut self, index: u32, from: usize) {
+        if !self.layout_of(index)[from..]
+            .iter()
+            .any(|p| self.has_hooks(p.ty))
+        {
+            return;
+        }
+        // Hooks cannot add or remove components, so positions stay valid.
+        for pos in self.requirements_first(index, from) {
+            let c = self.comp_at(index, pos);
+            if self.has_hooks(c.ty) {
+                self.fire(c, Hook::Attach);
+                if self.columns[c.ty as usize]
+                    .as_ref()
+                    .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0)
+                {
+                    self.fire(c, Hook::Enable);
+                }
+            }
+        }
+    }
+
+    /// Positions `from..` of the entity's components, each after the
+    /// positions (from `from` on) of the components that meet its
+    /// requirements: the first component that is-a each required type, the
+    /// one `require.rs` finds before adding a default.
+    fn requirements_first(&self, index: u32, from: usize) -> Vec<usize> {
+        /// Pushes `pos` after what meets its requirements, depth first.
+        fn visit(
+            world: &World,
+            (index, from): (u32, usize),
+            pos: usize,
+            seen: &mut [bool],
+            order: &mut Vec<usize>,
+        ) {
+            if std::mem::replace(&mut seen[pos - from], true) {
+                return; // done, or in progress: two types requiring each other
+            }
+            let ty = world.layout_of(index)[pos].ty;
+            if world.types[ty as usize].has_requirements {
+                let mut requirements = crate::world::require::Requirements::default();
+                world.vtable(ty).add_requirements(&mut requirements);
+                for key in requirements.keys() {
+                    let met_by = world
+                        .type_index
+                        .get(&key.type_id())
+                        .and_then(|&t| world.position_of(index, t));
+                    if let Some(p) = met_by.filter(|&p| p >= from) {
+                        visit(world, (index, from), p, seen, order);
+                    }
+                }
+            }
+            order.push(pos);
+        }
+        let count = self.comp_count(index);
+        let mut seen = vec![false; count - from];
+        let mut order = Vec::with_capacity(count - from);
+        for pos in from..count {
+            visit(self, (index, from), pos, &mut seen, &mut order);
+        }
+        order
+    }
+
     /// Fires `on_disable` (when enabled) and `on_detach` on each component,
     /// in the order given, before they are removed.
     pub(crate) fn fire_removal_hooks(&mut self, comps: &[CompRef]) {

@@ -245,23 +245,7 @@ impl World {
         if !B::__plan(self, &mut types) {
             return None;
         }
-        for (i, &a) in types.iter().enumerate() {
-            for &b in &types[i + 1..] {
-                if self.conflict(a, b) {
-                    return None;
-                }
-            }
-        }
-        Some(types)
-    }
-
-    /// Whether `a` and `b` are-a the same single type.
-    fn conflict(&self, a: TypeIdx, b: TypeIdx) -> bool {
-        let info = &self.types[a as usize];
-        std::iter::once(a)
-            .chain(info.ancestors.iter().copied())
-            .filter(|&k| !self.types[k as usize].multiple)
-            .any(|k| self.types[b as usize].is_a(b, k))
+        self.single_rule_clash(&types).is_none().then_some(types)
     }
 }
 

@@ -4,7 +4,6 @@
 use std::any::TypeId;
 
 use crate::entity::{CompRef, TypeIdx};
-use crate::runtime::behaviour::Hook;
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
@@ -130,14 +129,7 @@ impl World {
         }
         let before = self.comp_count(index);
         self.insert_inner(index, value)?;
-        if self.comps(index).skip(before).any(|c| self.has_hooks(c.ty)) {
-            // Hooks cannot add or remove components, so these stay true.
-            let added: Vec<CompRef> = self.comps(index).skip(before).collect();
-            for &c in added[1..].iter().chain(&added[..1]) {
-                self.fire(c, Hook::Attach);
-                self.fire(c, Hook::Enable);
-            }
-        }
+        self.fire_added_hooks(index, before);
         let comp = self.comp_at(index, before);
         Ok(self.column_mut(comp.ty).get_mut::<C>(comp.seg, comp.row))
     }
@@ -260,19 +252,30 @@ impl World {
             // Nothing the entity holds is-a anything `ty` is.
             return Ok(());
         }
-        let chain = std::iter::once(ty).chain(info.ancestors.iter().copied());
-        for single in chain.filter(|&k| !self.types[k as usize].multiple) {
-            if let Some(pos) = self.position_of(index, single) {
-                let existing = self.layout_of(index)[pos].ty;
-                return Err(Error::Duplicate {
-                    entity: self.id_at(index),
-                    adding,
-                    existing: self.types[existing as usize].key.name(),
-                    single: self.types[single as usize].key.name(),
-                });
-            }
+        let clash = self
+            .layout_of(index)
+            .iter()
+            .find_map(|p| Some((p.ty, self.single_clash(ty, p.ty)?)));
+        match clash {
+            Some((existing, single)) => Err(Error::Duplicate {
+                entity: self.id_at(index),
+                adding,
+                existing: self.types[existing as usize].key.name(),
+                single: self.types[single as usize].key.name(),
+            }),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The single rule for two components: the first single type in `a`'s
+    /// chain (`a`, then its ancestors) that `b` is-a too, which one entity
+    /// cannot hold both of. Every single-rule check (adding, bundles,
+    /// blueprints, clones, loads) comes down to this.
+    pub(crate) fn single_clash(&self, a: TypeIdx, b: TypeIdx) -> Option<TypeIdx> {
+        std::iter::once(a)
+            .chain(self.types[a as usize].ancestors.iter().copied())
+            .filter(|&k| !self.types[k as usize].multiple)
+            .find(|&k| self.types[b as usize].is_a(b, k))
     }
 
     /// Removes the first component whose concrete type is exactly `T`.

@@ -3,8 +3,7 @@
 //! spawned all at once.
 
 use crate::component::ops::BoxedComponent;
-use crate::entity::{CompRef, TypeIdx};
-use crate::runtime::behaviour::Hook;
+use crate::entity::TypeIdx;
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -39,12 +38,7 @@ impl World {
     pub(crate) fn single_rule_clash(&self, types: &[TypeIdx]) -> Option<(usize, usize, TypeIdx)> {
         for (j, &b) in types.iter().enumerate() {
             for (i, &a) in types[..j].iter().enumerate() {
-                let info = &self.types[a as usize];
-                let clash = std::iter::once(a)
-                    .chain(info.ancestors.iter().copied())
-                    .filter(|&k| !self.types[k as usize].multiple)
-                    .find(|&k| self.types[b as usize].is_a(b, k));
-                if let Some(k) = clash {
+                if let Some(k) = self.single_clash(a, b) {
                     return Some((i, j, k));
                 }
             }
@@ -91,19 +85,7 @@ impl World {
             }
         }
         for id in created {
-            if plain(self, id) {
-                continue;
-            }
-            let comps: Vec<CompRef> = self.comps(id.index).collect();
-            for c in comps {
-                self.fire(c, Hook::Attach);
-                if self.columns[c.ty as usize]
-                    .as_ref()
-                    .is_some_and(|col| col.meta(c.seg, c.row) & crate::storage::DISABLED == 0)
-                {
-                    self.fire(c, Hook::Enable);
-                }
-            }
+            self.fire_added_hooks(id.index, 0);
         }
         Ok(())
     }

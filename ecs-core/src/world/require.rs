@@ -30,6 +30,11 @@ impl Requirements {
         self.list.is_empty()
     }
 
+    /// The required types, in the order they are added.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = ComponentKey> + '_ {
+        self.list.iter().map(|(key, _)| *key)
+    }
+
     pub(crate) fn apply(&self, world: &mut World, index: u32) -> Result<(), Error> {
         self.list.iter().try_for_each(|(_, add)| add(world, index))
     }
