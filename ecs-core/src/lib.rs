@@ -119,9 +119,36 @@
 //!   entity that gathers hundreds of components one `add` at a time makes
 //!   one table per intermediate layout; keep large collections in one
 //!   component (a `Vec`).
-//! - Lookups through the parent chain cost one generated function call and
-//!   a `TypeId` check more than exact-type lookups; the crate has no
-//!   `unsafe` code.
+//! - A derived component holds its parent as a field, at a byte offset the
+//!   derive computes at compile time (`offset_of!`), so `get::<Moving>()` on
+//!   an `AxisMoving` and a loop over every `Moving` read the same memory an
+//!   exact lookup reads, at that offset: no generated upcast per value.
+//!
+//! ## Module map
+//!
+//! Dependencies run one way, top to bottom:
+//!
+//! | layer | what it holds |
+//! |---|---|
+//! | `entity` | ids, the per-entity record |
+//! | `component` | the [`Component`] trait, the key chain, the per-type vtable constant the derive generates, capability probes, process-wide type numbers |
+//! | `storage` | type-erased columns split into one segment per table, and the tables; `storage::raw` is the only module with `unsafe` |
+//! | `world` | [`World`]: entities + storage + scene + runtime state; [`EntityRef`]/[`EntityMut`], insert, remove, spawn, queries |
+//! | `runtime` | behaviours and hooks, [`Context`], [`Commands`], messages |
+//! | `scene` | the hierarchy, names, tree search |
+//! | `data` | the by-name catalog, by-name operations, clone, blueprints, save/load, inspect |
+//!
+//! ## Safety
+//!
+//! Columns are type-erased arrays: one module, `storage::raw`, holds every
+//! `unsafe` block of the crate, each with the proof it is sound; the rest
+//! of the crate is `#![deny(unsafe_code)]`. Every typed read names a type
+//! and a chain level and is checked against the `TypeId` recorded there
+//! before a pointer is formed. The ancestor offsets come from the derive
+//! through an `unsafe` constructor (so a hand-written impl cannot invent
+//! one), and are checked against the parent's own description before use.
+//! A user crate with `#![forbid(unsafe_code)]` can still derive components.
+//! The whole test suite runs under AddressSanitizer in CI.
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
