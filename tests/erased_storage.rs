@@ -149,7 +149,7 @@ impl Drop for Counted {
 }
 
 #[derive(Component, Debug, Default)]
-struct Filler(u32);
+struct Filler;
 
 #[test]
 fn every_value_is_dropped_exactly_once_whichever_way_it_leaves() {
@@ -159,9 +159,9 @@ fn every_value_is_dropped_exactly_once_whichever_way_it_leaves() {
         let mut world = World::new();
         let a = world.spawn_with((counted(), counted())).unwrap();
         let b = world.spawn_with((counted(),)).unwrap();
-        let c = world.spawn_with((counted(), Filler(1))).unwrap();
+        let c = world.spawn_with((counted(), Filler)).unwrap();
         // Moving between tables (add then remove another type) drops nothing.
-        world.entity_mut(b).unwrap().add(Filler(2)).unwrap();
+        world.entity_mut(b).unwrap().add(Filler).unwrap();
         world.entity_mut(b).unwrap().remove::<Filler>().unwrap();
         assert_eq!(drops.load(Ordering::SeqCst), 0);
         // Removing hands the value back: dropped when the caller drops it.
