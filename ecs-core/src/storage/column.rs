@@ -58,13 +58,13 @@ impl Segment {
     }
 
     /// The `T` at chain level `level` of row `row`.
-    #[inline]
+    #[inline(always)]
     pub fn get_as<T: 'static>(&self, row: u32, level: usize) -> Option<&T> {
         self.data.get(row as usize, level)
     }
 
     /// Mutable twin of [`Segment::get_as`].
-    #[inline]
+    #[inline(always)]
     pub fn get_as_mut<T: 'static>(&mut self, row: u32, level: usize) -> Option<&mut T> {
         self.data.get_mut(row as usize, level)
     }

@@ -28,8 +28,12 @@ use std::ptr::{self, NonNull};
 pub(crate) const MAX_DEPTH: usize = 16;
 
 /// What storage must know about one component type's memory.
+///
+/// `repr(C)` with `len` first, so a lookup's check reads one cache line.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct ErasedType {
+    len: usize,
     /// The type's own `TypeId` first, then each ancestor's.
     ids: [TypeId; MAX_DEPTH],
     /// Where the value at the same level of `ids` sits inside this type.
@@ -41,7 +45,6 @@ pub struct ErasedType {
     /// [`BlobVec::new`] checks `ids` against this before trusting an
     /// offset.
     claimed: [TypeId; MAX_DEPTH],
-    len: usize,
     layout: Layout,
     drop: Option<unsafe fn(*mut u8)>,
 }
@@ -135,7 +138,7 @@ impl ErasedType {
     }
 
     /// The offset of level `level`'s value when it is a `T`.
-    #[inline]
+    #[inline(always)]
     fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
         (level < self.len && self.ids[level] == TypeId::of::<T>()).then(|| self.offsets[level])
     }
@@ -147,6 +150,9 @@ pub(crate) struct BlobVec {
     len: usize,
     cap: usize,
     ty: &'static ErasedType,
+    /// `ty`'s own `TypeId`, kept here so an exact-type read checks it
+    /// without another load.
+    id: TypeId,
 }
 
 // SAFETY: a `BlobVec` owns values of the type `ty` describes, and
@@ -177,6 +183,7 @@ impl BlobVec {
             len: 0,
             cap: if ty.layout.size() == 0 { usize::MAX } else { 0 },
             ty,
+            id: ty.type_id(),
         }
     }
 
@@ -219,11 +226,22 @@ impl BlobVec {
         unsafe { self.ptr.as_ptr().add(row * self.size()) }
     }
 
+    /// Where level `level` of each row is a `T`: level 0 is the array's own
+    /// type, checked against the copy of its `TypeId` kept here.
+    #[inline(always)]
+    fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
+        if level == 0 {
+            (self.id == TypeId::of::<T>()).then_some(0)
+        } else {
+            self.ty.offset_as::<T>(level)
+        }
+    }
+
     /// Panics unless the array holds `T`s.
     #[inline]
     fn check<T: 'static>(&self) {
         assert!(
-            self.ty.type_id() == TypeId::of::<T>(),
+            self.id == TypeId::of::<T>(),
             "a column was accessed as `{}`, which is not its type",
             std::any::type_name::<T>()
         );
@@ -279,10 +297,10 @@ impl BlobVec {
     ///
     /// # Panics
     /// When `row` is out of bounds.
-    #[inline]
+    #[inline(always)]
     pub fn get<T: 'static>(&self, row: usize, level: usize) -> Option<&T> {
         assert!(row < self.len, "row {row} out of bounds ({})", self.len);
-        let offset = self.ty.offset_as::<T>(level)?;
+        let offset = self.offset_as::<T>(level)?;
         // SAFETY: row `row` holds a valid value of this array's type, which
         // holds a `T` at `offset` (the `ErasedType` contract; the level's
         // `TypeId` was checked to be `T`'s).
@@ -290,10 +308,10 @@ impl BlobVec {
     }
 
     /// Mutable twin of [`BlobVec::get`].
-    #[inline]
+    #[inline(always)]
     pub fn get_mut<T: 'static>(&mut self, row: usize, level: usize) -> Option<&mut T> {
         assert!(row < self.len, "row {row} out of bounds ({})", self.len);
-        let offset = self.ty.offset_as::<T>(level)?;
+        let offset = self.offset_as::<T>(level)?;
         // SAFETY: as for `get`; `&mut self` makes the borrow unique, and
         // writing a valid `T` there keeps the whole value valid.
         Some(unsafe { &mut *self.at(row).add(offset).cast::<T>() })
@@ -301,7 +319,7 @@ impl BlobVec {
 
     /// Every row's `T` at chain level `level`, in row order.
     pub fn iter<T: 'static>(&self, level: usize) -> Option<Strided<'_, T>> {
-        let offset = self.ty.offset_as::<T>(level)?;
+        let offset = self.offset_as::<T>(level)?;
         Some(Strided {
             // `wrapping_add`: for an empty array the address is never read.
             next: self.ptr.as_ptr().wrapping_add(offset),
@@ -313,7 +331,7 @@ impl BlobVec {
 
     /// Mutable twin of [`BlobVec::iter`].
     pub fn iter_mut<T: 'static>(&mut self, level: usize) -> Option<StridedMut<'_, T>> {
-        let offset = self.ty.offset_as::<T>(level)?;
+        let offset = self.offset_as::<T>(level)?;
         Some(StridedMut {
             next: self.ptr.as_ptr().wrapping_add(offset),
             left: self.len,

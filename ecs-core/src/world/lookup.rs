@@ -28,7 +28,7 @@ impl World {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn find<T: Component>(&self, index: u32) -> Option<&T> {
         let t = self.type_idx::<T>()?;
         let slot = &self.entities[index as usize];
@@ -36,7 +36,7 @@ impl World {
         self.columns[place.ty as usize].as_ref()?.segs[place.seg as usize].get_as(slot.row, level)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn find_mut<T: Component>(&mut self, index: u32) -> Option<&mut T> {
         let t = self.type_idx::<T>()?;
         let slot = &self.entities[index as usize];
