@@ -85,15 +85,7 @@ fn impl_component(input: &Input) -> TokenStream {
             #check
             let _: fn(&Self) -> &#parent_ty = |this| #field_ref;
             ::ecs_core::__private::ComponentVTable::with_parent::<Self, #parent_ty>(
-                // SAFETY: `#member` is a field of type `P` (the closure
-                // above checks it), and `offset_of!` gives where every
-                // `Self` holds it.
-                unsafe {
-                    ::ecs_core::__private::ErasedType::with_parent::<Self, #parent_ty>(
-                        #as_component::__VTABLE.erased(),
-                        ::core::mem::offset_of!(Self, #member),
-                    )
-                },
+                ::ecs_core::__erased_with_parent!(Self, #parent_ty, #member),
             )
         },
         requirements: quote!(#as_component::__VTABLE.add_requirements(out);),

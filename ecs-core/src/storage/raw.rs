@@ -49,6 +49,26 @@ pub struct ErasedType {
     drop: Option<unsafe fn(*mut u8)>,
 }
 
+/// The description of `$ty`, whose parent `$parent` is its field `$field`:
+/// what the derive emits for `#[component(parent = ..)]`. Safe to use: the
+/// closure proves the field's type is the parent, and `offset_of!` gives
+/// its offset, which is exactly what [`ErasedType::with_parent`] asks for.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __erased_with_parent {
+    ($ty:ty, $parent:ty, $field:tt) => {{
+        let _: fn(&$ty) -> &$parent = |this| &this.$field;
+        // SAFETY: `$field` is a field of type `$parent` (checked just
+        // above), held at the offset `offset_of!` gives in every `$ty`.
+        unsafe {
+            $crate::__private::ErasedType::with_parent::<$ty, $parent>(
+                <$parent as $crate::Component>::__VTABLE.erased(),
+                ::core::mem::offset_of!($ty, $field),
+            )
+        }
+    }};
+}
+
 /// Drops the `T` at `ptr`.
 ///
 /// # Safety
@@ -155,10 +175,9 @@ pub(crate) struct BlobVec {
     id: TypeId,
 }
 
-// SAFETY: a `BlobVec` owns values of the type `ty` describes, and
-// `ErasedType` is only built for `Send + Sync` types (`of` and
-// `with_parent` require both), so moving or sharing the array across
-// threads moves or shares only such values.
+// A `BlobVec` owns values of the type `ty` describes, and `ErasedType` is
+// only built for `Send + Sync` types (`of` and `with_parent` require both).
+// SAFETY: moving the array across threads moves only such values.
 unsafe impl Send for BlobVec {}
 // SAFETY: as for `Send`; `&BlobVec` hands out only `&T` of a `Sync` `T`.
 unsafe impl Sync for BlobVec {}

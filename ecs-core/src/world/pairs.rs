@@ -175,18 +175,7 @@ impl World {
     {
         self.pair_segments::<A, B>(|_, seg, b| {
             let values = seg.values_mut::<A>();
-            match b {
-                PairB::Exact(bs) => {
-                    for (a, b) in values.iter_mut().zip(bs.iter_mut()) {
-                        f(a, b);
-                    }
-                }
-                PairB::Derived(bs) => {
-                    for (a, b) in values.iter_mut().zip(bs) {
-                        f(a, b);
-                    }
-                }
-            }
+            zip_pairs(values, b, &mut f);
             values.len()
         })
     }
@@ -229,16 +218,7 @@ impl World {
                 PairB::Exact(bs) if single_a && threads > 1 && values.len() >= 2 * threads => {
                     par_zip(values, bs, threads, &f);
                 }
-                PairB::Exact(bs) => {
-                    for (a, b) in values.iter_mut().zip(bs.iter_mut()) {
-                        f(a, b);
-                    }
-                }
-                PairB::Derived(bs) => {
-                    for (a, b) in values.iter_mut().zip(bs) {
-                        f(a, b);
-                    }
-                }
+                b => zip_pairs(values, b, &mut |a, b| f(a, b)),
             }
             values.len()
         })
@@ -296,6 +276,17 @@ enum PairB<'c, B> {
     Exact(&'c mut [B]),
     /// A type derived from `B`: the part of each row that is-a `B`.
     Derived(StridedMut<'c, B>),
+}
+
+/// Calls `f` on each `A` and the `B` of the same row, on this thread.
+fn zip_pairs<A, B>(values: &mut [A], b: PairB<'_, B>, f: &mut impl FnMut(&mut A, &mut B)) {
+    match b {
+        PairB::Exact(bs) => values
+            .iter_mut()
+            .zip(bs.iter_mut())
+            .for_each(|(a, b)| f(a, b)),
+        PairB::Derived(bs) => values.iter_mut().zip(bs).for_each(|(a, b)| f(a, b)),
+    }
 }
 
 /// Calls `f` on each pair of `a` and `b` (equally long), one chunk per thread.
