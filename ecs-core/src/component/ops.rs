@@ -149,7 +149,7 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     };
     for _ in 0..count {
         let value = deserialize_value::<T>(data)?;
-        let serial = world.types[ty as usize].take_serial();
+        let serial = world.storage_mut().take_serial(ty);
         world.column_mut(ty).push(seg, serial | flag, value);
     }
     Ok(())
@@ -239,8 +239,10 @@ capability!(
 impl World {
     /// The ops of `ty`, a type with stored components.
     pub(crate) fn ops(&self, ty: crate::entity::TypeIdx) -> ComponentOps {
-        self.types[ty as usize]
-            .ops
+        *self
+            .storage()
+            .info(ty)
+            .ops()
             .expect("a type with stored components was registered by its own type")
     }
 }

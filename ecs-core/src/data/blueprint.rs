@@ -230,7 +230,7 @@ impl Blueprint {
         }
         let types: Vec<TypeIdx> = components.iter().map(|c| c.ty).collect();
         if let Some((first, second, single)) = world.single_rule_clash(&types) {
-            let name = |ty: TypeIdx| world.types[ty as usize].key.name();
+            let name = |ty: TypeIdx| world.storage().info(ty).key().name();
             let (a, b, k) = (name(types[first]), name(types[second]), name(single));
             let message = if a == b && b == k {
                 format!("`{b}` is listed twice (also at components[{first}]) and it is single: an entity holds at most one; remove one, or mark `{b}` `#[component(multiple)]`")
@@ -249,7 +249,7 @@ impl Blueprint {
         let name = self.name.as_deref().or(self.tag.as_deref());
         Ok(Resolved {
             name,
-            name_id: name.map(|n| world.names.intern(n)),
+            name_id: name.map(|n| world.names_mut().intern(n)),
             path: path.to_owned(),
             table: world.table_for(&types),
             components,
@@ -355,10 +355,10 @@ impl World {
     /// entities are made. If a value fails or panics, every segment is
     /// trimmed back and nothing was created.
     fn spawn_flat(&mut self, r: &Resolved<'_>, count: usize) -> Result<Vec<EntityId>, Error> {
-        let start = self.tables[r.table as usize].owners.len();
+        let start = self.storage().table(r.table).owners().len();
         let filled = catch_unwind(AssertUnwindSafe(|| {
             for (i, c) in r.components.iter().enumerate() {
-                let seg = self.tables[r.table as usize].layout[i].seg;
+                let seg = self.storage().table(r.table).layout()[i].seg;
                 read(c.data, |data| {
                     // A first attempt that failed may have pushed some.
                     self.trim_segment(c.ty, seg, start);
@@ -374,7 +374,7 @@ impl World {
             Err(panic) => Some(Err(panic)),
         };
         if let Some(failure) = failed {
-            for place in self.tables[r.table as usize].layout.clone().iter() {
+            for place in self.storage().table(r.table).layout().to_vec().iter() {
                 self.trim_segment(place.ty, place.seg, start);
             }
             self.empty_trash();
@@ -387,7 +387,7 @@ impl World {
         for _ in 0..count {
             let id = self.spawn_in(r.table);
             if let Some(name) = r.name_id {
-                self.names.give(id.index, name);
+                self.names_mut().give(id.index, name);
             }
             created.push(id);
         }
@@ -397,10 +397,7 @@ impl World {
     /// Moves the rows of segment `seg` of `ty`'s column from `len` on to
     /// the trash.
     fn trim_segment(&mut self, ty: TypeIdx, seg: u32, len: usize) {
-        let column = self.columns[ty as usize].as_mut();
-        if column.is_some_and(|c| c.trash_from(seg, len)) && !self.trashed.contains(&ty) {
-            self.trashed.push(ty);
-        }
+        self.storage_mut().trash_from(ty, seg, len);
     }
 
     /// Spawns one resolved blueprint (and its children) without checks or
@@ -414,7 +411,7 @@ impl World {
         let id = self.spawn_in(r.table);
         created.push(id);
         if let Some(name) = r.name_id {
-            self.names.give(id.index, name);
+            self.names_mut().give(id.index, name);
         }
         // Values are read straight into the entity's row of its final table;
         // if one fails (or its `Deserialize` panics) the row is taken back
@@ -422,7 +419,7 @@ impl World {
         let mut filled = 0;
         let read_all = catch_unwind(AssertUnwindSafe(|| {
             for (i, c) in r.components.iter().enumerate() {
-                let seg = self.tables[r.table as usize].layout[i].seg;
+                let seg = self.storage().table(r.table).layout()[i].seg;
                 read(c.data, |data| (c.fns.push)(self, c.ty, seg, data))
                     .map_err(|parts| r.data_error(i, parts))?;
                 filled += 1;
@@ -574,8 +571,8 @@ impl World {
         let entities = count * resolved.entity_count();
         self.reserve_entities(entities);
         if let Some(name) = resolved.name_id {
-            let top = self.entities.len() + entities;
-            self.names.reserve(name, count, top);
+            let top = self.entities().slot_count() + entities;
+            self.names_mut().reserve(name, count, top);
         }
         self.reserve_resolved(&resolved, count);
         let mut per_type = Vec::new();

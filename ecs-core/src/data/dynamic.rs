@@ -20,14 +20,14 @@ impl World {
     /// derived from it) was ever added.
     fn known_type_by_name(&self, name: &str) -> Result<Option<TypeIdx>, Error> {
         let found = component_type(name)?;
-        Ok(self.type_index.get(&found.type_id()).copied())
+        Ok(self.storage().types().index_of_id(found.type_id()))
     }
 
     /// A copy of the entity (and with `deep`, its subtree) as values to
     /// spawn; fails before anything is created when a component lacks
     /// `Clone` (or its `clone` panics).
     fn prepare_clone(&self, index: u32, deep: bool) -> Result<PreparedEntity, Error> {
-        let slot = &self.entities[index as usize];
+        let slot = &self.slot(index);
         let mut prepared = PreparedEntity::new();
         prepared.name = self.name_of(index).map(str::to_owned);
         prepared.enabled = !slot.disabled;
@@ -37,12 +37,12 @@ impl World {
             let clone = self
                 .ops(c.ty)
                 .clone
-                .ok_or_else(|| lacking(self.types[c.ty as usize].key.name(), "`Clone`"))?;
+                .ok_or_else(|| lacking(self.storage().info(c.ty).key().name(), "`Clone`"))?;
             let (_, enabled) = self.instance_of(c);
             prepared.components.push((c.ty, clone(self, c), enabled));
         }
         if deep {
-            for &child in self.hierarchy.children(index) {
+            for &child in self.hierarchy().children(index) {
                 prepared.children.push(self.prepare_clone(child, true)?);
             }
         }
@@ -126,7 +126,7 @@ impl EntityMut<'_> {
         let index = self.id().index;
         let world = self.world_mut();
         let ty = world.type_by_name(name)?;
-        let info_name = world.types[ty as usize].key.name();
+        let info_name = world.storage().info(ty).key().name();
         let default = world
             .ops(ty)
             .default

@@ -77,7 +77,7 @@ impl World {
         // world gives the same file.
         let ids: Vec<EntityId> = self
             .roots()
-            .flat_map(|root| self.hierarchy.subtree(root.index))
+            .flat_map(|root| self.hierarchy().subtree(root.index))
             .map(|index| self.id_at(index))
             .collect();
         let position: HashMap<u32, usize> = ids
@@ -88,11 +88,11 @@ impl World {
         let mut missing: Vec<&'static str> = Vec::new();
         let mut entities = Vec::with_capacity(ids.len());
         for (i, id) in ids.iter().enumerate() {
-            let slot = &self.entities[id.index as usize];
+            let slot = &self.slot(id.index);
             let mut components = Vec::new();
             for c in self.comps(id.index) {
                 let ops = self.ops(c.ty);
-                let name = self.types[c.ty as usize].key.name();
+                let name = self.storage().info(c.ty).key().name();
                 if self.vtable(c.ty).transient {
                     continue;
                 }
@@ -110,7 +110,7 @@ impl World {
                 components.push(json!({ "type": name, "enabled": enabled, "data": data }));
             }
             let children: Vec<usize> = self
-                .hierarchy
+                .hierarchy()
                 .children(id.index)
                 .iter()
                 .map(|c| position[c])

@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+mod entities;
+
+pub(crate) use entities::Entities;
+
 /// Names one entity of one [`World`](crate::World).
 ///
 /// An id is an index plus a generation: when an entity is despawned its slot

@@ -355,9 +355,9 @@ pub(crate) fn with_column_out<R>(
     ty: TypeIdx,
     f: impl FnOnce(&mut World, &mut Column) -> R,
 ) -> Option<R> {
-    let mut column = world.columns[ty as usize].take()?;
+    let mut column = world.storage_mut().take_column(ty)?;
     let result = catch_unwind(AssertUnwindSafe(|| f(world, &mut column)));
-    world.columns[ty as usize] = Some(column);
+    world.storage_mut().put_column(ty, column);
     match result {
         Ok(value) => Some(value),
         Err(panic) => resume_unwind(panic),
@@ -381,16 +381,16 @@ fn update_rows<T: Behaviour>(
     let tag = world.tag();
     // No structural change can happen while the column is out (they are
     // deferred), so tables and rows stay where they are during the loop.
-    for seg in &mut column.segs {
-        let table = seg.table as usize;
+    for seg in column.segments_mut() {
+        let table = seg.table();
         let sibling_seg = lent.and_then(|s| {
-            let layout = &world.tables[table].layout;
+            let layout = &world.storage().table(table).layout();
             layout.iter().find(|p| p.ty == s).map(|p| p.seg)
         });
         let (values, metas) = seg.values_meta_mut::<T>();
         for (row, (component, meta)) in values.iter_mut().zip(metas).enumerate() {
-            let owner = world.tables[table].owners[row];
-            let slot = &world.entities[owner as usize];
+            let owner = world.storage().table(table).owners()[row];
+            let slot = &world.slot(owner);
             if *meta & DISABLED != 0 || !slot.is_active() {
                 continue;
             }
@@ -434,7 +434,7 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
     let related = T::is_derived_from(crate::ComponentKey::of::<S>())
         || S::is_derived_from(crate::ComponentKey::of::<T>());
     let s = match world.type_idx::<S>() {
-        Some(s) if !related && world.columns[s as usize].is_some() => s,
+        Some(s) if !related && world.storage().try_column(s).is_some() => s,
         // No `S` anywhere (or `S` shares `T`'s storage): plain updates.
         _ => return update_type::<T>(world, ty, dt),
     };
@@ -460,8 +460,8 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
 
 fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, hook: Hook) {
     with_column_out(world, comp.ty, |world, column| {
-        let table = column.segs[comp.seg as usize].table;
-        let owner = world.tables[table as usize].owners[comp.row as usize];
+        let table = column.segments()[comp.seg as usize].table();
+        let owner = world.storage().table(table).owners()[comp.row as usize];
         let mut ctx = Context::new(world, owner, comp.ty);
         let component = column.get_mut::<T>(comp.seg, comp.row);
         match hook {
@@ -541,7 +541,7 @@ impl World {
             seen.push(*ty);
             first
         });
-        self.update_order = order;
+        self.runtime_mut().update_order = order;
     }
 
     /// Runs one frame: every behaviour type's `update` (see
@@ -573,32 +573,31 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn update(&mut self, dt: f32) -> usize {
-        let mut order = self.update_order.clone();
-        for (ty, info) in self.types.iter().enumerate() {
-            let ty = ty as TypeIdx;
-            if info.behaviour.is_some() && !order.contains(&ty) {
+        let mut order = self.runtime_mut().update_order.clone();
+        for (ty, info) in self.storage().types().iter() {
+            if info.has_hooks() && !order.contains(&ty) {
                 order.push(ty);
             }
         }
-        let queued = self.commands.len();
-        self.in_update = true;
+        let queued = self.runtime_mut().commands.len();
+        self.runtime_mut().in_update = true;
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut updated = 0;
             for ty in order {
-                if let Some(fns) = self.types[ty as usize].behaviour {
+                if let Some(fns) = self.storage().info(ty).vtable().and_then(|v| v.behaviour) {
                     updated += (fns.update)(self, ty, dt);
                 }
             }
             updated
         }));
-        self.in_update = false;
+        self.runtime_mut().in_update = false;
         match result {
             Ok(updated) => {
                 self.flush_commands();
                 updated
             }
             Err(panic) => {
-                self.commands.truncate(queued);
+                self.runtime_mut().commands.truncate(queued);
                 resume_unwind(panic)
             }
         }
@@ -606,7 +605,12 @@ impl World {
 
     /// Fires `hook` on the component `comp` when its type is a behaviour.
     pub(crate) fn fire(&mut self, comp: CompRef, hook: Hook) {
-        if let Some(fns) = self.types[comp.ty as usize].behaviour {
+        if let Some(fns) = self
+            .storage()
+            .info(comp.ty)
+            .vtable()
+            .and_then(|v| v.behaviour)
+        {
             (fns.hook)(self, comp, hook);
         }
     }
@@ -631,8 +635,9 @@ impl World {
             let c = self.comp_at(index, pos);
             if self.has_hooks(c.ty) {
                 self.fire(c, Hook::Attach);
-                if self.columns[c.ty as usize]
-                    .as_ref()
+                if self
+                    .storage()
+                    .try_column(c.ty)
                     .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0)
                 {
                     self.fire(c, Hook::Enable);
@@ -658,14 +663,15 @@ impl World {
                 return; // done, or in progress: two types requiring each other
             }
             let ty = world.layout_of(index)[pos].ty;
-            if world.types[ty as usize].has_requirements {
+            if world.storage().info(ty).has_requirements() {
                 let mut requirements = crate::world::require::Requirements::default();
                 world.vtable(ty).add_requirements(&mut requirements);
                 for key in requirements.keys() {
                     let met_by = world
-                        .type_index
-                        .get(&key.type_id())
-                        .and_then(|&t| world.position_of(index, t));
+                        .storage()
+                        .types()
+                        .index_of_id(key.type_id())
+                        .and_then(|t| world.position_of(index, t));
                     if let Some(p) = met_by.filter(|&p| p >= from) {
                         visit(world, (index, from), p, seen, order);
                     }
@@ -687,8 +693,9 @@ impl World {
     pub(crate) fn fire_removal_hooks(&mut self, comps: &[CompRef]) {
         for &c in comps {
             if self.has_hooks(c.ty) {
-                if self.columns[c.ty as usize]
-                    .as_ref()
+                if self
+                    .storage()
+                    .try_column(c.ty)
                     .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0)
                 {
                     self.fire(c, Hook::Disable);
@@ -703,8 +710,9 @@ impl World {
     pub(crate) fn fire_on_entity(&mut self, index: u32, hook: Hook, enabled_only: bool) {
         let comps: Vec<CompRef> = self.comps(index).collect();
         for c in comps {
-            let enabled = self.columns[c.ty as usize]
-                .as_ref()
+            let enabled = self
+                .storage()
+                .try_column(c.ty)
                 .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0);
             if !enabled_only || enabled {
                 self.fire(c, hook);
@@ -714,6 +722,6 @@ impl World {
 
     /// Whether components of `ty` have hooks.
     pub(crate) fn has_hooks(&self, ty: TypeIdx) -> bool {
-        self.types[ty as usize].behaviour.is_some()
+        self.storage().info(ty).has_hooks()
     }
 }

@@ -236,7 +236,7 @@ impl<'w> Context<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn commands(&mut self) -> &mut Commands {
-        &mut self.world.commands
+        &mut self.world.runtime_mut().commands
     }
 
     /// The first sibling that is-a `T`, and `T`'s index.
@@ -252,7 +252,7 @@ impl<'w> Context<'w> {
         if comp.ty == self.busy || comp.ty == self.lent {
             return Err(Error::InUse {
                 wanted: T::NAME,
-                running: self.world.types[self.busy as usize].key.name(),
+                running: self.world.storage().info(self.busy).key().name(),
             });
         }
         Ok((comp, t))
@@ -605,20 +605,20 @@ impl World {
     }
 
     pub(crate) fn flush_commands(&mut self) {
-        if self.in_update || self.flushing {
+        if self.runtime_mut().in_update || self.runtime_mut().flushing {
             return;
         }
-        self.flushing = true;
+        self.runtime_mut().flushing = true;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            while let Some(command) = self.commands.pop() {
+            while let Some(command) = self.runtime_mut().commands.pop() {
                 if let Err(error) = command(self) {
-                    self.command_errors.push(error);
+                    self.runtime_mut().command_errors.push(error);
                 }
             }
         }));
-        self.flushing = false;
+        self.runtime_mut().flushing = false;
         if let Err(panic) = result {
-            self.commands.clear();
+            self.runtime_mut().commands.clear();
             std::panic::resume_unwind(panic);
         }
     }
@@ -646,6 +646,6 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn take_command_errors(&mut self) -> Vec<Error> {
-        std::mem::take(&mut self.command_errors)
+        std::mem::take(&mut self.runtime_mut().command_errors)
     }
 }

@@ -102,7 +102,7 @@ fn deliver<C: Receive<M>, M: 'static>(
     with_column_out(world, comp.ty, |world, column| {
         // Checked here, where the column is typed: a disabled component
         // does not receive.
-        if column.segs[comp.seg as usize].meta[comp.row as usize] & DISABLED != 0 {
+        if column.meta(comp.seg, comp.row) & DISABLED != 0 {
             return false;
         }
         let mut ctx = Context::new(world, owner, comp.ty);
@@ -170,7 +170,7 @@ impl World {
     /// ```
     pub fn broadcast<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
         self.check(id)?;
-        let order = self.hierarchy.subtree(id.index);
+        let order = self.hierarchy().subtree(id.index);
         Ok(self.deliver_along(&order, message))
     }
 
@@ -199,7 +199,7 @@ impl World {
     pub fn send_upwards<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
         self.check(id)?;
         let order: Vec<u32> = std::iter::once(id.index)
-            .chain(self.hierarchy.ancestors(id.index))
+            .chain(self.hierarchy().ancestors(id.index))
             .collect();
         Ok(self.deliver_along(&order, message))
     }
@@ -207,14 +207,18 @@ impl World {
     fn deliver_along<M: 'static>(&mut self, order: &[u32], message: &M) -> usize {
         // One lookup per component type, not per component.
         let table: Vec<Option<ReceiverFn>> = self
-            .types
+            .storage()
+            .types()
             .iter()
-            .map(|info| info.vtable.and_then(|vt| (vt.receiver)(TypeId::of::<M>())))
+            .map(|(_, info)| {
+                info.vtable()
+                    .and_then(|vt| (vt.receiver)(TypeId::of::<M>()))
+            })
             .collect();
         if table.iter().all(Option::is_none) {
             return 0;
         }
-        let queued = self.commands.len();
+        let queued = self.runtime_mut().commands.len();
         let delivered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.deliver_each(order, &table, message)
         }));
@@ -225,7 +229,7 @@ impl World {
             }
             Err(panic) => {
                 // As for a panicking update: changes queued by this send go.
-                self.commands.truncate(queued);
+                self.runtime_mut().commands.truncate(queued);
                 std::panic::resume_unwind(panic)
             }
         }
@@ -239,15 +243,15 @@ impl World {
     ) -> usize {
         let mut handled = 0;
         for &index in order {
-            if !self.entities[index as usize].is_active() {
+            if !self.slot(index).is_active() {
                 continue;
             }
             // Receivers cannot add or remove components (changes are
             // queued), so the entity stays at its row while we walk its layout.
-            let slot = &self.entities[index as usize];
-            let (at, row) = (slot.table as usize, slot.row);
-            for pos in 0..self.tables[at].layout.len() {
-                let place = self.tables[at].layout[pos];
+            let slot = self.slot(index);
+            let (at, row) = (slot.table, slot.row);
+            for pos in 0..self.storage().table(at).layout().len() {
+                let place = self.storage().table(at).layout()[pos];
                 let c = CompRef {
                     ty: place.ty,
                     seg: place.seg,

@@ -4,3 +4,19 @@
 pub(crate) mod behaviour;
 pub(crate) mod context;
 pub(crate) mod message;
+
+use crate::entity::TypeIdx;
+use crate::Error;
+
+/// What the runtime keeps in a world: the update order, commands waiting
+/// to be applied and the errors of those applied, and whether an update or
+/// a flush is under way.
+#[derive(Default)]
+pub(crate) struct RuntimeState {
+    /// Behaviour types named by `set_update_order`, first to last.
+    update_order: Vec<TypeIdx>,
+    commands: context::Commands,
+    command_errors: Vec<Error>,
+    in_update: bool,
+    flushing: bool,
+}

@@ -105,13 +105,13 @@ impl World {
         self.check(parent)?;
         let cycle = child == parent
             || self
-                .hierarchy
+                .hierarchy()
                 .ancestors(parent.index)
                 .any(|a| a == child.index);
         if cycle {
             return Err(Error::HierarchyCycle { child, parent });
         }
-        self.hierarchy.attach(child.index, parent.index);
+        self.hierarchy_mut().attach(child.index, parent.index);
         Ok(())
     }
 
@@ -133,7 +133,7 @@ impl World {
     /// ```
     pub fn clear_parent(&mut self, child: EntityId) -> Result<(), Error> {
         self.check(child)?;
-        self.hierarchy.detach(child.index);
+        self.hierarchy_mut().detach(child.index);
         Ok(())
     }
 
@@ -151,7 +151,7 @@ impl World {
     /// ```
     pub fn roots(&self) -> impl Iterator<Item = EntityId> + '_ {
         self.iter_ids()
-            .filter(|id| self.hierarchy.parent(id.index).is_none())
+            .filter(|id| self.hierarchy().parent(id.index).is_none())
     }
 }
 
@@ -171,7 +171,7 @@ impl<'w> EntityRef<'w> {
     pub fn parent(&self) -> Option<EntityId> {
         let world = self.world();
         world
-            .hierarchy
+            .hierarchy()
             .parent(self.id().index)
             .map(|i| world.id_at(i))
     }
@@ -192,7 +192,7 @@ impl<'w> EntityRef<'w> {
     pub fn children(&self) -> impl Iterator<Item = EntityId> + 'w {
         let world = self.world();
         world
-            .hierarchy
+            .hierarchy()
             .children(self.id().index)
             .iter()
             .map(|&i| world.id_at(i))
@@ -214,7 +214,7 @@ impl<'w> EntityRef<'w> {
     pub fn ancestors(&self) -> impl Iterator<Item = EntityId> + 'w {
         let world = self.world();
         world
-            .hierarchy
+            .hierarchy()
             .ancestors(self.id().index)
             .map(|i| world.id_at(i))
     }
@@ -239,7 +239,7 @@ impl<'w> EntityRef<'w> {
     pub fn descendants(&self) -> impl Iterator<Item = EntityId> + 'w {
         let world = self.world();
         world
-            .hierarchy
+            .hierarchy()
             .subtree(self.id().index)
             .into_iter()
             .skip(1)

@@ -155,7 +155,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn find_by_name(&self, name: &str) -> Option<EntityId> {
-        self.names.slots(name).next().map(|i| self.id_at(i))
+        self.names().slots(name).next().map(|i| self.id_at(i))
     }
 
     /// Every entity named `name`, in the order they got the name.
@@ -171,7 +171,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn find_all_by_name<'a>(&'a self, name: &str) -> impl Iterator<Item = EntityId> + 'a {
-        self.names.slots(name).map(|i| self.id_at(i))
+        self.names().slots(name).map(|i| self.id_at(i))
     }
 }
 
@@ -191,6 +191,6 @@ impl EntityMut<'_> {
     /// ```
     pub fn set_name(&mut self, name: Option<&str>) {
         let index = self.id().index;
-        self.world_mut().names.set(index, name);
+        self.world_mut().names_mut().set(index, name);
     }
 }

@@ -67,7 +67,7 @@ impl TreeFilter {
     };
 
     fn admits(self, world: &World, index: u32) -> bool {
-        let slot = &world.entities[index as usize];
+        let slot = &world.slot(index);
         let skipped = (self.skip_disabled && slot.disabled) || (self.skip_killed && slot.killed);
         !skipped
     }
@@ -129,7 +129,7 @@ impl World {
         filter: TreeFilter,
     ) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
         self.check(id)?;
-        let order = self.hierarchy.subtree(id.index);
+        let order = self.hierarchy().subtree(id.index);
         Ok(self.components_along(order, filter))
     }
 
@@ -186,7 +186,7 @@ impl World {
     ) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
         self.check(id)?;
         let order: Vec<u32> = std::iter::once(id.index)
-            .chain(self.hierarchy.ancestors(id.index))
+            .chain(self.hierarchy().ancestors(id.index))
             .collect();
         Ok(self.components_along(order, filter))
     }

@@ -25,13 +25,19 @@ pub(crate) struct Segment {
     /// [`DISABLED`] bit and the [`STARTED`] bit. Kept beside the data so
     /// per-type loops can skip disabled components without visiting the
     /// entity.
-    pub meta: Vec<u32>,
+    pub(super) meta: Vec<u32>,
     /// The table this segment belongs to (whose `owners` name each row's
     /// entity).
-    pub table: u32,
+    pub(super) table: u32,
 }
 
 impl Segment {
+    /// The table this segment belongs to.
+    #[inline]
+    pub fn table(&self) -> u32 {
+        self.table
+    }
+
     /// Mutable twin of [`Segment::values`].
     #[inline]
     pub fn values_mut<C: 'static>(&mut self) -> &mut [C] {
@@ -74,7 +80,7 @@ impl Segment {
 /// table whose layout holds the type (two for a table holding two).
 pub(crate) struct Column {
     vtable: &'static ComponentVTable,
-    pub segs: Vec<Segment>,
+    pub(super) segs: Vec<Segment>,
     /// Values removed from segments; dropped only after the world's
     /// bookkeeping is consistent again, so a panicking `Drop` cannot leave a
     /// half-updated world behind.
@@ -88,6 +94,18 @@ impl Column {
             segs: Vec::new(),
             trash: BlobVec::new(vtable.erased()),
         }
+    }
+
+    /// The segments, by index.
+    #[inline]
+    pub fn segments(&self) -> &[Segment] {
+        &self.segs
+    }
+
+    /// Mutable twin of [`Column::segments`].
+    #[inline]
+    pub fn segments_mut(&mut self) -> &mut [Segment] {
+        &mut self.segs
     }
 
     /// Adds an empty segment for table `table`; returns its index.

@@ -1,11 +1,186 @@
-//! Storage: type-erased columns, split into one segment per table.
+//! Storage: the type registry, type-erased columns split into one segment
+//! per table, and the tables themselves. [`Storage`] owns their invariants:
+//! every entity of a table has one row in each of the table's segments, at
+//! the same index; a table's owners name those rows' entities; removed
+//! values go to the trash and are dropped only once everything else is
+//! consistent.
 //!
 //! `raw` is the crate's only module with `unsafe`; everything here and
 //! above it is safe code over [`raw::BlobVec`].
 
 mod column;
+mod moves;
 pub(crate) mod raw;
+mod rows;
+mod split;
 pub(crate) mod table;
+mod types;
 
 pub(crate) use column::{Column, Row, Segment, DISABLED, SERIAL_MASK, STARTED};
 pub use raw::ErasedType;
+pub(crate) use split::Others;
+pub(crate) use table::{Comps, Place, Table, EMPTY_TABLE};
+pub(crate) use types::{has_bit, TypeIdHasher, TypeInfo, Types};
+
+use crate::component::ComponentVTable;
+use crate::entity::TypeIdx;
+use crate::Component;
+
+/// Every component of one world: the types, their columns and the tables
+/// that group entities by the component types they hold.
+#[derive(Default)]
+pub(crate) struct Storage {
+    types: Types,
+    /// Parallel to `types`; present once a component of exactly that type
+    /// was registered by its own type (not only as an ancestor).
+    columns: Vec<Option<Column>>,
+    tables: table::Tables,
+    /// Columns whose trash holds values to drop (see [`Storage::empty_trash`]).
+    trashed: Vec<TypeIdx>,
+}
+
+impl Storage {
+    /// The type registry.
+    #[inline]
+    pub fn types(&self) -> &Types {
+        &self.types
+    }
+
+    /// The index of `T`, if registered.
+    #[inline]
+    pub fn type_idx<T: Component>(&self) -> Option<TypeIdx> {
+        self.types.index_of::<T>()
+    }
+
+    /// The entry of type `ty`.
+    #[inline]
+    pub fn info(&self, ty: TypeIdx) -> &TypeInfo {
+        self.types.info(ty)
+    }
+
+    /// The index of the type `vtable` describes when it already has a
+    /// column.
+    #[inline]
+    pub fn registered(&self, vtable: &'static ComponentVTable) -> Option<TypeIdx> {
+        let ty = self.types.index_of_id(vtable.type_id())?;
+        self.columns[ty as usize].is_some().then_some(ty)
+    }
+
+    /// Registers the type `vtable` describes (and its ancestors) and gives
+    /// it a column.
+    pub fn register(
+        &mut self,
+        vtable: &'static ComponentVTable,
+        has_requirements: bool,
+    ) -> TypeIdx {
+        if let Some(ty) = self.registered(vtable) {
+            return ty;
+        }
+        let ty = self.types.register(vtable, has_requirements);
+        self.columns.resize_with(self.types.len(), || None);
+        self.columns[ty as usize] = Some(Column::new(vtable));
+        ty
+    }
+
+    /// The column of a registered type.
+    #[inline]
+    pub fn column(&self, ty: TypeIdx) -> &Column {
+        self.columns[ty as usize]
+            .as_ref()
+            .expect("a type with stored components has a column")
+    }
+
+    /// Mutable twin of [`Storage::column`].
+    #[inline]
+    pub fn column_mut(&mut self, ty: TypeIdx) -> &mut Column {
+        self.columns[ty as usize]
+            .as_mut()
+            .expect("a type with stored components has a column")
+    }
+
+    /// The column of `ty`, `None` when the type has none (only registered
+    /// as an ancestor) or its column is lent out.
+    #[inline]
+    pub fn try_column(&self, ty: TypeIdx) -> Option<&Column> {
+        self.columns.get(ty as usize)?.as_ref()
+    }
+
+    /// Lends out the column of `ty`, so its values can be borrowed while the
+    /// rest of the world is in use; give it back with
+    /// [`Storage::put_column`].
+    pub fn take_column(&mut self, ty: TypeIdx) -> Option<Column> {
+        self.columns.get_mut(ty as usize)?.take()
+    }
+
+    /// Gives back a column lent out by [`Storage::take_column`].
+    pub fn put_column(&mut self, ty: TypeIdx, column: Column) {
+        self.columns[ty as usize] = Some(column);
+    }
+
+    /// The serial for a new component of exactly type `ty`.
+    #[inline]
+    pub fn take_serial(&mut self, ty: TypeIdx) -> u32 {
+        self.types.take_serial(ty)
+    }
+
+    /// Table `table`.
+    #[inline]
+    pub fn table(&self, table: u32) -> &Table {
+        &self.tables[table as usize]
+    }
+
+    /// How many tables there are, the empty layout's included.
+    pub fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Makes room for `additional` more rows in `table`.
+    pub fn reserve_table(&mut self, table: u32, additional: usize) {
+        let Storage {
+            tables, columns, ..
+        } = self;
+        for place in tables[table as usize].layout.iter() {
+            if let Some(column) = columns[place.ty as usize].as_mut() {
+                column.reserve(place.seg, additional);
+            }
+        }
+        self.tables.reserve_owners(table, additional);
+    }
+
+    /// Pushes `value` onto segment `place` with a fresh serial; returns its
+    /// row. The caller keeps rows aligned (one push per segment of the
+    /// table per entity entering it).
+    #[inline]
+    pub fn push_value<C: Component>(&mut self, place: Place, value: C) -> u32 {
+        let serial = self.types.take_serial(place.ty);
+        self.column_mut(place.ty).push(place.seg, serial, value)
+    }
+
+    /// [`Storage::push_value`] for a boxed value of the place's type.
+    pub fn push_boxed(&mut self, place: Place, value: crate::component::ops::BoxedComponent) {
+        let serial = self.types.take_serial(place.ty);
+        self.column_mut(place.ty)
+            .push_boxed(place.seg, serial, value);
+    }
+
+    /// Moves the rows of segment `seg` of `ty` from `len` on into the
+    /// trash (taking back a batch that failed half way).
+    pub fn trash_from(&mut self, ty: TypeIdx, seg: u32, len: usize) {
+        let column = self.columns[ty as usize].as_mut();
+        if column.is_some_and(|c| c.trash_from(seg, len)) && !self.trashed.contains(&ty) {
+            self.trashed.push(ty);
+        }
+    }
+
+    /// Drops the values waiting in the columns' trash: called once the world
+    /// is consistent again, so a panicking `Drop` cannot leave it half
+    /// updated.
+    pub fn empty_trash(&mut self) {
+        // `pop` keeps the buffer's capacity: no allocation per removal.
+        while let Some(ty) = self.trashed.pop() {
+            if let Some(column) = self.columns[ty as usize].as_mut() {
+                column.empty_trash();
+            }
+        }
+    }
+}

@@ -80,7 +80,7 @@ macro_rules! tuple_bundle {
                 let mut positions = 0..;
                 $(
                     let pos = positions.next().expect("an endless range");
-                    let place = world.tables[table as usize].layout[pos];
+                    let place = world.storage.table(table).layout()[pos];
                     world.push_value(place, $name);
                 )+
             }
@@ -92,7 +92,7 @@ macro_rules! tuple_bundle {
                 bundles: It,
                 ids: &mut Vec<EntityId>,
             ) {
-                let places = world.tables[table as usize].layout.to_vec();
+                let places = world.storage.table(table).layout().to_vec();
                 let types: Vec<TypeIdx> = places.iter().map(|p| p.ty).collect();
                 let mut places = places.into_iter();
                 $(let $col = places.next().expect("one place per element");)+
@@ -190,7 +190,7 @@ impl World {
             self.reserve_table(table, additional);
             // The columns are downcast once for the batch when no type
             // appears twice (one column cannot be borrowed twice).
-            let layout = &self.tables[table as usize].layout;
+            let layout = &self.storage.table(table).layout();
             let distinct = layout
                 .iter()
                 .enumerate()
@@ -261,15 +261,15 @@ impl World {
         let mut columns: Vec<crate::storage::Column> = types
             .iter()
             .map(|&t| {
-                self.columns[t as usize]
-                    .take()
+                self.storage
+                    .take_column(t)
                     .expect("registered types have columns")
             })
             .collect();
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, &mut columns)));
         for (&t, column) in types.iter().zip(columns) {
-            self.columns[t as usize] = Some(column);
+            self.storage.put_column(t, column);
         }
         if let Err(panic) = result {
             std::panic::resume_unwind(panic);

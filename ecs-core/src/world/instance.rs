@@ -244,8 +244,7 @@ impl World {
     /// [`World::view`] when the caller knows `t`, the index of `T`.
     #[inline]
     pub(crate) fn view_as<T: Component>(&self, comp: CompRef, t: TypeIdx) -> Option<&T> {
-        let level = self.level_of::<T>(comp.ty, t)?;
-        self.columns[comp.ty as usize].as_ref()?.segs[comp.seg as usize].get_as(comp.row, level)
+        self.storage.view_as(comp, t)
     }
 
     /// Mutable twin of [`World::view_as`].
@@ -255,8 +254,7 @@ impl World {
         comp: CompRef,
         t: TypeIdx,
     ) -> Option<&mut T> {
-        let level = self.level_of::<T>(comp.ty, t)?;
-        self.columns[comp.ty as usize].as_mut()?.segs[comp.seg as usize].get_as_mut(comp.row, level)
+        self.storage.view_as_mut(comp, t)
     }
 
     /// The component a handle points at, while it lives.
@@ -304,7 +302,7 @@ impl World {
         let t = self.type_idx::<T>();
         let entity = self.id_at(index);
         self.comps(index)
-            .filter(move |c| t.is_some_and(|t| self.types[c.ty as usize].is_a(c.ty, t)))
+            .filter(move |c| t.is_some_and(|t| self.storage.info(c.ty).is_a(c.ty, t)))
             .map(move |c| Handle {
                 entity,
                 instance: self.instance_of(c).0,
@@ -316,11 +314,12 @@ impl World {
         self.comps(index).map(move |c| {
             let (instance, enabled) = self.instance_of(c);
             ComponentInfo {
-                key: self.types[c.ty as usize].key,
+                key: self.storage.info(c.ty).key(),
                 instance,
                 enabled,
-                value: self.columns[c.ty as usize]
-                    .as_ref()
+                value: self
+                    .storage
+                    .try_column(c.ty)
                     .and_then(|column| column.debug(c.seg, c.row)),
             }
         })

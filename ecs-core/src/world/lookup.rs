@@ -1,61 +1,20 @@
 //! Component lookups on one entity, shared by [`EntityRef`](crate::EntityRef)
 //! and [`EntityMut`](crate::EntityMut).
 
-use std::any::TypeId;
-
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::TypeIdx;
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
 
 impl World {
-    /// Position in the entity's layout of the first component that is-a `t`.
-    #[inline]
-    pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
-        self.tables[self.entities[index as usize].table as usize].position_of(t)
-    }
-
-    /// The entity's first component that is-a `t`.
-    #[inline]
-    pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
-        let slot = &self.entities[index as usize];
-        let table = &self.tables[slot.table as usize];
-        let place = table.first_isa(t)?;
-        Some(CompRef {
-            ty: place.ty,
-            seg: place.seg,
-            row: slot.row,
-        })
-    }
-
     #[inline(always)]
     pub(crate) fn find<T: Component>(&self, index: u32) -> Option<&T> {
-        let t = self.type_idx::<T>()?;
-        let slot = &self.entities[index as usize];
-        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
-        self.columns[place.ty as usize].as_ref()?.segs[place.seg as usize].get_as(slot.row, level)
+        self.storage.find(self.entities.slot(index))
     }
 
     #[inline(always)]
     pub(crate) fn find_mut<T: Component>(&mut self, index: u32) -> Option<&mut T> {
-        let t = self.type_idx::<T>()?;
-        let slot = &self.entities[index as usize];
-        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
-        self.columns[place.ty as usize].as_mut()?.segs[place.seg as usize]
-            .get_as_mut(slot.row, level)
-    }
-
-    /// The chain level at which a component of type `ty` holds a `T`
-    /// (whose index is `t`): 0 when `ty` is `T`.
-    #[inline]
-    pub(crate) fn level_of<T: 'static>(&self, ty: TypeIdx, t: TypeIdx) -> Option<usize> {
-        if ty == t {
-            return Some(0);
-        }
-        self.types[ty as usize]
-            .vtable?
-            .erased
-            .level_of(TypeId::of::<T>())
+        self.storage.find_mut(self.entities.slot(index))
     }
 
     /// Every component of the entity that is-a `T`, in insertion order.
@@ -63,10 +22,10 @@ impl World {
         let t = self.type_idx::<T>();
         let list = match t {
             Some(_) => self.comps(index),
-            None => self.comps_none(),
+            None => crate::storage::Comps::none(),
         };
-        let bits = t.map_or(&[][..], |t| &self.types[t as usize].descendant_bits[..]);
-        list.filter(move |c| crate::world::has_bit(bits, c.ty))
+        let bits = t.map_or(&[][..], |t| self.storage.info(t).descendant_bits());
+        list.filter(move |c| crate::storage::has_bit(bits, c.ty))
             .filter_map(move |c| self.view_as::<T>(c, t?))
     }
 
@@ -75,46 +34,16 @@ impl World {
         let Some(t) = self.type_idx::<T>() else {
             return Vec::new();
         };
-        // (type, segment, position in insertion order): each is a distinct
-        // segment, since all of an entity's components sit at one row.
-        let row = self.entities[index as usize].row;
-        let mut wanted: Vec<(TypeIdx, u32, usize)> = self
+        let types = self.storage.types();
+        // Each is a distinct segment, since all of an entity's components
+        // sit at one row.
+        let wanted: Vec<(TypeIdx, u32)> = self
             .comps(index)
-            .filter(|c| self.types[c.ty as usize].is_a(c.ty, t))
-            .enumerate()
-            .map(|(pos, c)| (c.ty, c.seg, pos))
+            .filter(|c| types.info(c.ty).is_a(c.ty, t))
+            .map(|c| (c.ty, c.seg))
             .collect();
-        wanted.sort_unstable();
-        let levels: Vec<Option<usize>> = wanted
-            .iter()
-            .map(|&(ty, _, _)| self.level_of::<T>(ty, t))
-            .collect();
-        let mut found: Vec<(usize, &mut T)> = Vec::with_capacity(wanted.len());
-        let mut wanted = wanted.iter().zip(levels).peekable();
-        for (ty, column) in self.columns.iter_mut().enumerate() {
-            let Some(column) = column.as_mut() else {
-                continue;
-            };
-            // Disjoint segments of one column, borrowed one by one.
-            let mut segs = column.segs.iter_mut().enumerate();
-            while let Some(&(&(wty, seg, pos), level)) = wanted.peek() {
-                if wty as usize != ty {
-                    break;
-                }
-                wanted.next();
-                let segment = segs
-                    .find(|(s, _)| *s == seg as usize)
-                    .map(|(_, segment)| segment);
-                if let Some(value) = segment
-                    .zip(level)
-                    .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level))
-                {
-                    found.push((pos, value));
-                }
-            }
-        }
-        found.sort_unstable_by_key(|(pos, _)| *pos);
-        found.into_iter().map(|(_, value)| value).collect()
+        let row = self.entities.slot(index).row;
+        self.storage.views_as_mut::<T>(t, row, &wanted)
     }
 
     /// Adds `value` (and what it requires) to entity `index`, firing the
@@ -172,10 +101,14 @@ impl World {
     /// returns the place its new value goes, which the caller fills.
     #[inline]
     fn make_room_for(&mut self, index: u32, ty: TypeIdx) -> Place {
-        let to = self.table_adding(self.entities[index as usize].table, ty);
+        let to = self
+            .storage
+            .table_adding(self.entities.slot(index).table, ty);
         self.relocate(index, to, None);
-        *self.tables[to as usize]
-            .layout
+        *self
+            .storage
+            .table(to)
+            .layout()
             .last()
             .expect("the new table holds the appended type")
     }
@@ -184,10 +117,8 @@ impl World {
     /// in place.
     #[inline]
     pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) -> &mut C {
-        let serial = self.types[place.ty as usize].take_serial();
-        let column = self.column_mut(place.ty);
-        let row = column.push(place.seg, serial, value);
-        column.get_mut(place.seg, row)
+        let row = self.storage.push_value(place, value);
+        self.column_mut(place.ty).get_mut(place.seg, row)
     }
 
     /// [`World::push_value`] onto a column the caller holds (taken out of
@@ -199,7 +130,7 @@ impl World {
         place: Place,
         value: C,
     ) {
-        let serial = self.types[place.ty as usize].take_serial();
+        let serial = self.storage.take_serial(place.ty);
         column.push(place.seg, serial, value);
     }
 
@@ -209,16 +140,13 @@ impl World {
         place: Place,
         value: crate::component::ops::BoxedComponent,
     ) {
-        let serial = self.types[place.ty as usize].take_serial();
-        self.column_mut(place.ty)
-            .push_boxed(place.seg, serial, value);
+        self.storage.push_boxed(place, value);
     }
 
     /// Whether adding a component of `ty` is just a push: no requirements,
     /// no hooks.
     pub(crate) fn is_plain_ty(&self, ty: TypeIdx) -> bool {
-        let info = &self.types[ty as usize];
-        !info.has_requirements && info.behaviour.is_none()
+        self.storage.info(ty).is_plain()
     }
 
     /// Whether adding `C` is just a push: no requirements, no hooks.
@@ -241,14 +169,8 @@ impl World {
         ty: TypeIdx,
         adding: &'static str,
     ) -> Result<(), Error> {
-        let info = &self.types[ty as usize];
-        let table = &self.tables[self.entities[index as usize].table as usize];
-        let overlap = table
-            .isa
-            .iter()
-            .zip(info.is_a_bits.iter())
-            .any(|(a, b)| a & b != 0);
-        if !overlap {
+        let table = self.storage.table(self.entities.slot(index).table);
+        if !table.overlaps(self.storage.info(ty)) {
             // Nothing the entity holds is-a anything `ty` is.
             return Ok(());
         }
@@ -260,28 +182,25 @@ impl World {
             Some((existing, single)) => Err(Error::Duplicate {
                 entity: self.id_at(index),
                 adding,
-                existing: self.types[existing as usize].key.name(),
-                single: self.types[single as usize].key.name(),
+                existing: self.storage.info(existing).key().name(),
+                single: self.storage.info(single).key().name(),
             }),
             None => Ok(()),
         }
     }
 
-    /// The single rule for two components: the first single type in `a`'s
-    /// chain (`a`, then its ancestors) that `b` is-a too, which one entity
-    /// cannot hold both of. Every single-rule check (adding, bundles,
-    /// blueprints, clones, loads) comes down to this.
+    /// See [`Types::single_clash`](crate::storage::Types::single_clash).
     pub(crate) fn single_clash(&self, a: TypeIdx, b: TypeIdx) -> Option<TypeIdx> {
-        std::iter::once(a)
-            .chain(self.types[a as usize].ancestors.iter().copied())
-            .filter(|&k| !self.types[k as usize].multiple)
-            .find(|&k| self.types[b as usize].is_a(b, k))
+        self.storage.types().single_clash(a, b)
     }
 
     /// Removes the first component whose concrete type is exactly `T`.
     pub(crate) fn remove_exact<T: Component>(&mut self, index: u32) -> Option<T> {
         let t = self.type_idx::<T>()?;
-        let pos = self.tables[self.entities[index as usize].table as usize].position_exact(t)?;
+        let pos = self
+            .storage
+            .table(self.entities.slot(index).table)
+            .position_exact(t)?;
         // Hooks run first, while the component is still attached; they
         // cannot change the entity's structure, so `pos` stays valid.
         if self.has_hooks(t) {

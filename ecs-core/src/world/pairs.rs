@@ -5,53 +5,19 @@
 
 use std::marker::PhantomData;
 
-use crate::entity::{EntitySlot, TypeIdx};
+use crate::entity::{Entities, TypeIdx};
 use crate::storage::raw::{Strided, StridedMut};
-use crate::storage::table::Table;
-use crate::storage::{Column, Segment};
-use crate::world::{TypeInfo, World};
+use crate::storage::{Others, Segment, Table, Types};
+use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, Error};
 
-type Columns = [Option<Column>];
-
 /// Where a table keeps the first component that is-a `B`.
-fn first_isa(table: &Table, types: &[TypeInfo], b: TypeIdx) -> Option<(TypeIdx, u32)> {
+fn first_isa(table: &Table, types: &Types, b: TypeIdx) -> Option<(TypeIdx, u32)> {
     table
-        .layout
+        .layout()
         .iter()
-        .find(|p| types[p.ty as usize].is_a(p.ty, b))
+        .find(|p| types.info(p.ty).is_a(p.ty, b))
         .map(|p| (p.ty, p.seg))
-}
-
-/// `A`'s column, split from every other column.
-struct Split<'w> {
-    own: &'w mut Column,
-    before: &'w mut Columns,
-    after: &'w mut Columns,
-}
-
-fn split_columns(columns: &mut Columns, a: TypeIdx) -> Option<Split<'_>> {
-    let (before, rest) = columns.split_at_mut(a as usize);
-    let (own, after) = rest.split_first_mut().expect("index in range");
-    Some(Split {
-        own: own.as_mut()?,
-        before,
-        after,
-    })
-}
-
-/// The column of `ty` among the ones split from `a`'s.
-fn other_mut<'c>(
-    before: &'c mut Columns,
-    after: &'c mut Columns,
-    a: TypeIdx,
-    ty: TypeIdx,
-) -> Option<&'c mut Column> {
-    match ty.cmp(&a) {
-        std::cmp::Ordering::Less => before[ty as usize].as_mut(),
-        std::cmp::Ordering::Equal => None,
-        std::cmp::Ordering::Greater => after[(ty - a - 1) as usize].as_mut(),
-    }
 }
 
 fn check_pair<A: Component, B: Component>() -> Result<(), Error> {
@@ -99,44 +65,32 @@ impl World {
     ) -> Result<PairsMut<'_, A, B>, Error> {
         check_pair::<A, B>()?;
         let (a, b) = (self.type_idx::<A>(), self.type_idx::<B>());
-        let world = self.tag();
         let World {
-            entities,
-            types,
-            columns,
-            tables,
-            ..
+            entities, storage, ..
         } = self;
-        let tables: &[Table] = tables;
-        let empty = || PairsMut {
-            world,
-            segs: [].iter_mut(),
-            current: None,
-            entities,
-            types,
-            tables,
-            before: &[],
-            after: &[],
-            a: 0,
-            b: 0,
-            _marker: PhantomData,
+        let entities: &Entities = entities;
+        let split = a.zip(b).and_then(|(a, _)| storage.split_column(a));
+        let (Some(split), Some(b)) = (split, b) else {
+            return Ok(PairsMut {
+                segs: [].iter_mut(),
+                current: None,
+                entities,
+                types: None,
+                tables: &[],
+                others: Others::none(),
+                b: 0,
+                _marker: PhantomData,
+            });
         };
-        let (Some(a), Some(b)) = (a, b) else {
-            return Ok(empty());
-        };
-        let Some(split) = split_columns(columns, a) else {
-            return Ok(empty());
-        };
+        let (types, tables) = (split.types, split.tables);
+        let (own, others) = split.into_shared();
         Ok(PairsMut {
-            world,
-            segs: split.own.segs.iter_mut(),
+            segs: own.segments_mut().iter_mut(),
             current: None,
             entities,
-            types,
+            types: Some(types),
             tables,
-            before: split.before,
-            after: split.after,
-            a,
+            others,
             b,
             _marker: PhantomData,
         })
@@ -212,7 +166,7 @@ impl World {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let a = self.type_idx::<A>();
         self.pair_segments::<A, B>(|table, seg, b| {
-            let single_a = table.layout.iter().filter(|p| Some(p.ty) == a).count() == 1;
+            let single_a = table.layout().iter().filter(|p| Some(p.ty) == a).count() == 1;
             let values = seg.values_mut::<A>();
             match b {
                 PairB::Exact(bs) if single_a && threads > 1 && values.len() >= 2 * threads => {
@@ -235,31 +189,28 @@ impl World {
         let (Some(a), Some(b)) = (self.type_idx::<A>(), self.type_idx::<B>()) else {
             return Ok(0);
         };
-        let World {
-            types,
-            columns,
-            tables,
-            ..
-        } = self;
-        let Some(Split { own, before, after }) = split_columns(columns, a) else {
+        let Some(split) = self.storage.split_column(a) else {
             return Ok(0);
         };
+        let (types, tables) = (split.types, split.tables);
+        let (own, mut others) = split.into_parts();
         let mut visited = 0;
-        for seg in &mut own.segs {
-            let table = &tables[seg.table as usize];
+        for seg in own.segments_mut() {
+            let table = &tables[seg.table() as usize];
             let Some((bty, bseg)) = first_isa(table, types, b) else {
                 continue;
             };
-            let Some(column) = other_mut(before, after, a, bty) else {
+            let Some(column) = others.get_mut(bty) else {
                 continue;
             };
+            let bsegment = &mut column.segments_mut()[bseg as usize];
             let b = if bty == b {
-                PairB::Exact(column.segs[bseg as usize].values_mut::<B>())
+                PairB::Exact(bsegment.values_mut::<B>())
             } else {
-                let Some(level) = column.level_of::<B>() else {
+                let Some(level) = types.level_of::<B>(bty, b) else {
                     continue;
                 };
-                let Some(bs) = column.segs[bseg as usize].iter_as_mut::<B>(level) else {
+                let Some(bs) = bsegment.iter_as_mut::<B>(level) else {
                     continue;
                 };
                 PairB::Derived(bs)
@@ -326,17 +277,15 @@ fn par_zip<A: Send, B: Send>(
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
 pub struct PairsMut<'w, A, B> {
-    world: u32,
     segs: std::slice::IterMut<'w, Segment>,
     /// The segment being walked: its values, its table's owners and the row
     /// of the next value, with where `B` sits in that table.
     current: Option<Walk<'w, A, B>>,
-    entities: &'w [EntitySlot],
-    types: &'w [TypeInfo],
+    entities: &'w Entities,
+    /// `None` when nothing can match (no `A` or no `B` in the world).
+    types: Option<&'w Types>,
     tables: &'w [Table],
-    before: &'w Columns,
-    after: &'w Columns,
-    a: TypeIdx,
+    others: Others<'w>,
     b: TypeIdx,
     _marker: PhantomData<fn() -> B>,
 }
@@ -350,22 +299,10 @@ struct Walk<'w, A, B> {
 }
 
 impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
-    fn column(&self, ty: TypeIdx) -> Option<&'w Column> {
-        match ty.cmp(&self.a) {
-            std::cmp::Ordering::Less => self.before[ty as usize].as_ref(),
-            std::cmp::Ordering::Equal => None,
-            std::cmp::Ordering::Greater => self.after[(ty - self.a - 1) as usize].as_ref(),
-        }
-    }
-
-    fn source(&self, (bty, bseg): (TypeIdx, u32)) -> Option<Strided<'w, B>> {
-        let column = self.column(bty)?;
-        let level = if bty == self.b {
-            0
-        } else {
-            column.level_of::<B>()?
-        };
-        column.segs[bseg as usize].iter_as::<B>(level)
+    fn source(&self, types: &Types, (bty, bseg): (TypeIdx, u32)) -> Option<Strided<'w, B>> {
+        let column = self.others.get(bty)?;
+        let level = types.level_of::<B>(bty, self.b)?;
+        column.segments()[bseg as usize].iter_as::<B>(level)
     }
 }
 
@@ -377,12 +314,13 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
         loop {
             let Some(walk) = self.current.as_mut() else {
                 let seg = self.segs.next()?;
-                let table = &self.tables[seg.table as usize];
-                let source = first_isa(table, self.types, self.b).and_then(|b| self.source(b));
+                let table = &self.tables[seg.table() as usize];
+                let types = self.types?;
+                let source = first_isa(table, types, self.b).and_then(|b| self.source(types, b));
                 if let Some(b) = source {
                     self.current = Some(Walk {
                         data: seg.values_mut::<A>().iter_mut(),
-                        owners: &table.owners,
+                        owners: table.owners(),
                         row: 0,
                         b,
                     });
@@ -397,12 +335,7 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
             walk.row += 1;
             let b = walk.b.next();
             if let Some(b) = b {
-                let id = EntityId {
-                    world: self.world,
-                    index: owner,
-                    generation: self.entities[owner as usize].generation,
-                };
-                return Some((id, a, b));
+                return Some((self.entities.id_at(owner), a, b));
             }
         }
     }

@@ -103,7 +103,7 @@ impl World {
         if let Some(name) = &prepared.name {
             self.names.set(id.index, Some(name));
         }
-        let slot = &mut self.entities[id.index as usize];
+        let slot = self.entities.slot_mut(id.index);
         slot.disabled = !prepared.enabled;
         slot.killed = prepared.killed;
         if let Some(mask) = prepared.layers {
@@ -112,7 +112,7 @@ impl World {
         // Straight into the entity's final table: nothing here can fail,
         // so no row is ever left half filled.
         for (pos, (ty, value, enabled)) in prepared.components.into_iter().enumerate() {
-            let seg = self.tables[table as usize].layout[pos].seg;
+            let seg = self.storage.table(table).layout()[pos].seg;
             self.push_boxed(Place { ty, seg }, value);
             if !enabled {
                 self.disable_raw(id.index, pos);

@@ -1,7 +1,7 @@
 //! Per-type iteration over the whole world: every component that is-a `T`.
 
-use crate::entity::{EntitySlot, TypeIdx};
-use crate::storage::{Column, Row, DISABLED};
+use crate::entity::Entities;
+use crate::storage::{Row, DISABLED};
 use crate::world::World;
 use crate::{Component, EntityId};
 
@@ -46,7 +46,7 @@ impl World {
     pub fn iter_active<T: Component>(&self) -> impl Iterator<Item = (EntityId, &T)> + '_ {
         self.rows::<T>()
             .filter(|&(owner, meta, _)| {
-                meta & DISABLED == 0 && self.entities[owner as usize].is_active()
+                meta & DISABLED == 0 && self.entities.slot(owner).is_active()
             })
             .map(|(owner, _, c)| (self.id_at(owner), c))
     }
@@ -69,9 +69,13 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn iter_mut<T: Component>(&mut self) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
-        let tag = self.tag();
-        let (entities, rows) = self.rows_mut::<T>();
-        rows.map(move |(owner, _, c)| (id_in(tag, entities, owner), c))
+        let World {
+            entities, storage, ..
+        } = self;
+        let entities: &Entities = entities;
+        storage
+            .rows_mut::<T>()
+            .map(move |(owner, _, c)| (entities.id_at(owner), c))
     }
 
     /// Calls `f` on every component that is-a `T`, in [`World::iter`] order:
@@ -87,27 +91,8 @@ impl World {
     /// assert_eq!(world.iter::<Data>().map(|(_, d)| d.0).sum::<f32>(), 6.0);
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
-    pub fn for_each_mut<T: Component>(&mut self, mut f: impl FnMut(&mut T)) {
-        let Some(t) = self.type_idx::<T>() else {
-            return;
-        };
-        let World { types, columns, .. } = self;
-        // Ancestors are registered before their descendants, so `T`'s own
-        // column comes first, as in `iter`.
-        for (ty, column) in columns.iter_mut().enumerate() {
-            let Some(column) = column.as_mut() else {
-                continue;
-            };
-            if ty as TypeIdx == t {
-                for seg in &mut column.segs {
-                    seg.values_mut::<T>().iter_mut().for_each(&mut f);
-                }
-            } else if types[ty].is_a(ty as TypeIdx, t) {
-                if let Some(level) = column.level_of::<T>() {
-                    column.values_as_mut::<T>(level).for_each(&mut f);
-                }
-            }
-        }
+    pub fn for_each_mut<T: Component>(&mut self, f: impl FnMut(&mut T)) {
+        self.storage.for_each_mut(f);
     }
 
     /// Mutable twin of [`World::iter_active`].
@@ -127,83 +112,19 @@ impl World {
     pub fn iter_active_mut<T: Component>(
         &mut self,
     ) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
-        let tag = self.tag();
-        let (entities, rows) = self.rows_mut::<T>();
-        rows.filter(move |&(owner, meta, _)| {
-            meta & DISABLED == 0 && entities[owner as usize].is_active()
-        })
-        .map(move |(owner, _, c)| (id_in(tag, entities, owner), c))
+        let World {
+            entities, storage, ..
+        } = self;
+        let entities: &Entities = entities;
+        storage
+            .rows_mut::<T>()
+            .filter(move |&(owner, meta, _)| {
+                meta & DISABLED == 0 && entities.slot(owner).is_active()
+            })
+            .map(move |(owner, _, c)| (entities.id_at(owner), c))
     }
 
     fn rows<T: Component>(&self) -> impl Iterator<Item = Row<&T>> + '_ {
-        let t = self.type_idx::<T>();
-        let exact = t
-            .and_then(|t| self.columns[t as usize].as_ref())
-            .map(|column| column.rows_as::<T>(&self.tables, 0))
-            .into_iter()
-            .flatten();
-        let derived = self.derived_columns(t).flat_map(|column| {
-            let level = column.level_of::<T>();
-            level
-                .map(|level| column.rows_as::<T>(&self.tables, level))
-                .into_iter()
-                .flatten()
-        });
-        exact.chain(derived)
-    }
-
-    fn rows_mut<T: Component>(
-        &mut self,
-    ) -> (&[EntitySlot], impl Iterator<Item = Row<&mut T>> + '_) {
-        let t = self.type_idx::<T>();
-        let World {
-            entities,
-            types,
-            columns,
-            tables,
-            ..
-        } = self;
-        let tables: &[crate::storage::table::Table] = tables;
-        let mut exact = None;
-        let mut derived = Vec::new();
-        for (ty, column) in columns.iter_mut().enumerate() {
-            let (Some(t), Some(column)) = (t, column.as_mut()) else {
-                continue;
-            };
-            if ty as TypeIdx == t {
-                exact = Some(column);
-            } else if types[ty].is_a(ty as TypeIdx, t) {
-                if let Some(level) = column.level_of::<T>() {
-                    derived.push((column, level));
-                }
-            }
-        }
-        let exact = exact
-            .into_iter()
-            .flat_map(|column| column.rows_as_mut::<T>(tables, 0));
-        let derived = derived
-            .into_iter()
-            .flat_map(|(column, level)| column.rows_as_mut::<T>(tables, level));
-        (entities, exact.chain(derived))
-    }
-
-    /// Columns of every registered type strictly derived from `t`.
-    fn derived_columns(&self, t: Option<TypeIdx>) -> impl Iterator<Item = &Column> {
-        self.columns
-            .iter()
-            .enumerate()
-            .filter_map(move |(ty, column)| {
-                let t = t?;
-                let derived = ty as TypeIdx != t && self.types[ty].is_a(ty as TypeIdx, t);
-                derived.then_some(column.as_ref()).flatten()
-            })
-    }
-}
-
-fn id_in(world: u32, entities: &[EntitySlot], index: u32) -> EntityId {
-    EntityId {
-        world,
-        index,
-        generation: entities[index as usize].generation,
+        self.storage.rows::<T>()
     }
 }

@@ -62,7 +62,7 @@ impl EntityMut<'_> {
         let Some(k) = world.type_idx::<K>() else {
             return 0;
         };
-        world.remove_where(index, |w, c| w.types[c.ty as usize].is_a(c.ty, k))
+        world.remove_where(index, |w, c| w.storage.info(c.ty).is_a(c.ty, k))
     }
 
     /// Removes every component (Oddbox's `DetachAllComponents`); the entity

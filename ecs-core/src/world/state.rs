@@ -72,7 +72,7 @@ impl World {
         filter: Filter,
     ) -> impl Iterator<Item = CompRef> + '_ {
         self.comps(index)
-            .filter(move |c| t.is_some_and(|t| self.types[c.ty as usize].is_a(c.ty, t)))
+            .filter(move |c| t.is_some_and(|t| self.storage.info(c.ty).is_a(c.ty, t)))
             .filter(move |&c| filter.accepts(self.meta_of(c)))
     }
 
@@ -203,7 +203,7 @@ impl<'w> EntityRef<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn is_enabled(&self) -> bool {
-        !self.world().entities[self.id().index as usize].disabled
+        !self.world().slot(self.id().index).disabled
     }
 
     /// Whether the entity was killed (and not revived).
@@ -218,7 +218,7 @@ impl<'w> EntityRef<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn is_dead(&self) -> bool {
-        self.world().entities[self.id().index as usize].killed
+        self.world().slot(self.id().index).killed
     }
 
     /// Alive, enabled and not killed: what updates see.
@@ -236,7 +236,7 @@ impl<'w> EntityRef<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn is_active(&self) -> bool {
-        self.world().entities[self.id().index as usize].is_active()
+        self.world().slot(self.id().index).is_active()
     }
 
     /// The entity's layer mask.
@@ -394,7 +394,7 @@ impl EntityMut<'_> {
     pub fn set_enabled(&mut self, enabled: bool) {
         let index = self.id().index;
         let world = self.world_mut();
-        let slot = &mut world.entities[index as usize];
+        let slot = world.entities.slot_mut(index);
         if slot.disabled != enabled {
             return;
         }
@@ -459,7 +459,7 @@ impl EntityMut<'_> {
     fn set_killed(&mut self, killed: bool) {
         let index = self.id().index;
         let world = self.world_mut();
-        let slot = &mut world.entities[index as usize];
+        let slot = world.entities.slot_mut(index);
         if slot.killed == killed {
             return;
         }

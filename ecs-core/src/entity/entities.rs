@@ -1,0 +1,127 @@
+//! The entity allocator: one slot per entity index, reused with a new
+//! generation after despawn, each recording where the entity's components
+//! live.
+
+use super::{EntityId, EntitySlot};
+
+/// A number no other world in the process has, stamped on every id a world
+/// hands out so that other worlds refuse it.
+struct WorldTag(u32);
+
+impl Default for WorldTag {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        WorldTag(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+/// The slots of one world's entities.
+#[derive(Default)]
+pub(crate) struct Entities {
+    tag: WorldTag,
+    slots: Vec<EntitySlot>,
+    free: Vec<u32>,
+    live: usize,
+}
+
+impl Entities {
+    /// The world's tag, carried by every id it hands out.
+    #[inline]
+    pub fn tag(&self) -> u32 {
+        self.tag.0
+    }
+
+    /// A slot for a new live entity, enabled, with no location yet: the
+    /// caller enters it into a table.
+    #[inline]
+    pub fn alloc(&mut self) -> u32 {
+        self.live += 1;
+        match self.free.pop() {
+            Some(index) => {
+                let slot = &mut self.slots[index as usize];
+                slot.alive = true;
+                slot.disabled = false;
+                slot.killed = false;
+                index
+            }
+            None => {
+                let index = u32::try_from(self.slots.len()).expect("more than u32::MAX entities");
+                self.slots.push(EntitySlot {
+                    alive: true,
+                    ..EntitySlot::default()
+                });
+                index
+            }
+        }
+    }
+
+    /// Frees the slot of live entity `index`: its ids stop answering.
+    pub fn free(&mut self, index: u32) {
+        let slot = &mut self.slots[index as usize];
+        slot.alive = false;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(index);
+        self.live -= 1;
+    }
+
+    /// Makes room for `additional` more entities.
+    pub fn reserve(&mut self, additional: usize) {
+        let fresh = additional.saturating_sub(self.free.len());
+        self.slots.reserve(fresh);
+    }
+
+    /// `true` when `id` names a live entity of this world.
+    #[inline]
+    pub fn contains(&self, id: EntityId) -> bool {
+        id.world == self.tag.0
+            && self
+                .slots
+                .get(id.index as usize)
+                .is_some_and(|slot| slot.alive && slot.generation == id.generation)
+    }
+
+    /// The slot of entity `index`.
+    #[inline]
+    pub fn slot(&self, index: u32) -> &EntitySlot {
+        &self.slots[index as usize]
+    }
+
+    /// Mutable twin of [`Entities::slot`].
+    #[inline]
+    pub fn slot_mut(&mut self, index: u32) -> &mut EntitySlot {
+        &mut self.slots[index as usize]
+    }
+
+    /// The id of the entity in slot `index` (live or not).
+    #[inline]
+    pub fn id_at(&self, index: u32) -> EntityId {
+        EntityId {
+            world: self.tag.0,
+            index,
+            generation: self.slots[index as usize].generation,
+        }
+    }
+
+    /// Number of live entities.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Number of slots, live or free: one past the highest index in use.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The ids of all live entities, in slot order.
+    pub fn iter_ids(&self) -> impl Iterator<Item = EntityId> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| slot.alive)
+            .map(|(index, slot)| EntityId {
+                world: self.tag.0,
+                index: index as u32,
+                generation: slot.generation,
+            })
+    }
+}

@@ -1,0 +1,148 @@
+//! Entities entering, leaving and moving between tables. Each operation
+//! keeps the row invariant (an entity's components all sit at its row of
+//! each of its table's segments, and the table's owners name it there) and
+//! updates the entity's slot; values taken out go to the trash, to be
+//! dropped by [`Storage::empty_trash`] once the caller is consistent again.
+
+use crate::entity::{Entities, TypeIdx};
+use crate::storage::table::EMPTY_TABLE;
+use crate::storage::Storage;
+
+impl Storage {
+    /// Appends entity `index` to `table`'s owners and points its slot there;
+    /// the caller pushes one value onto each of the table's segments.
+    #[inline]
+    pub fn enter_table(&mut self, entities: &mut Entities, index: u32, table: u32) -> u32 {
+        let owners = &mut self.tables.list[table as usize].owners;
+        let row = owners.len() as u32;
+        owners.push(index);
+        let slot = entities.slot_mut(index);
+        slot.table = table;
+        slot.row = row;
+        row
+    }
+
+    /// Removes entity `index` from its table's owners once every segment of
+    /// the table has dropped or moved the entity's row; the table's last
+    /// entity takes that row.
+    #[inline]
+    pub fn leave_table(&mut self, entities: &mut Entities, index: u32) {
+        let slot = entities.slot(index);
+        let (table, row) = (slot.table, slot.row);
+        let owners = &mut self.tables.list[table as usize].owners;
+        owners.swap_remove(row as usize);
+        if let Some(&moved) = owners.get(row as usize) {
+            entities.slot_mut(moved).row = row;
+        }
+    }
+
+    /// Moves entity `index`'s row of each segment whose position `pick`
+    /// picks into that column's trash. The table's owners are left to the
+    /// caller.
+    pub fn trash_rows_of(&mut self, entities: &Entities, index: u32, pick: impl Fn(usize) -> bool) {
+        let slot = entities.slot(index);
+        let Storage {
+            tables,
+            columns,
+            trashed,
+            ..
+        } = self;
+        for (pos, place) in tables[slot.table as usize].layout.iter().enumerate() {
+            if !pick(pos) {
+                continue;
+            }
+            if let Some(column) = columns[place.ty as usize].as_mut() {
+                column.trash_row(place.seg, slot.row);
+                if !trashed.contains(&place.ty) {
+                    trashed.push(place.ty);
+                }
+            }
+        }
+    }
+
+    /// Takes entity `index` out of storage: every component to the trash,
+    /// the entity out of its table.
+    pub fn remove_entity(&mut self, entities: &mut Entities, index: u32) {
+        self.trash_rows_of(entities, index, |_| true);
+        self.leave_table(entities, index);
+    }
+
+    /// Takes back a row that entity `index` entered last in its table with
+    /// only its first `filled` components pushed: those go to the trash and
+    /// the entity is left with no components, in the empty table.
+    pub fn abandon_row(&mut self, entities: &mut Entities, index: u32, filled: usize) {
+        let table = entities.slot(index).table;
+        self.trash_rows_of(entities, index, |pos| pos < filled);
+        let owners = &mut self.tables.list[table as usize].owners;
+        debug_assert_eq!(owners.last(), Some(&index));
+        owners.pop();
+        self.enter_table(entities, index, EMPTY_TABLE);
+    }
+
+    /// Moves every component of entity `index` except the one at `skip`
+    /// (which the caller has already taken out of its segment) to table
+    /// `to`, whose layout is the entity's layout without `skip`, possibly
+    /// with more types appended for the caller to push.
+    #[inline]
+    pub fn relocate(&mut self, entities: &mut Entities, index: u32, to: u32, skip: Option<usize>) {
+        match skip {
+            Some(pos) => self.relocate_skipping(entities, index, to, |p| p == pos),
+            None => self.relocate_skipping(entities, index, to, |_| false),
+        }
+    }
+
+    /// Removes the components of entity `index` at the positions `doomed`
+    /// picks, into their columns' trash, and moves the rest to the table of
+    /// the remaining layout in one step (so clearing a long entity makes
+    /// one table, not one per component).
+    pub fn trash_where(
+        &mut self,
+        entities: &mut Entities,
+        index: u32,
+        doomed: impl Fn(usize) -> bool,
+    ) {
+        let layout = &self.tables[entities.slot(index).table as usize].layout;
+        let kept: Vec<TypeIdx> = (0..layout.len())
+            .filter(|&pos| !doomed(pos))
+            .map(|pos| layout[pos].ty)
+            .collect();
+        if kept.len() == layout.len() {
+            return;
+        }
+        let to = self.table_for(&kept);
+        self.trash_rows_of(entities, index, &doomed);
+        self.relocate_skipping(entities, index, to, doomed);
+    }
+
+    /// [`Storage::relocate`] skipping every position `skip` picks (already
+    /// taken out of their segments by the caller).
+    fn relocate_skipping(
+        &mut self,
+        entities: &mut Entities,
+        index: u32,
+        to: u32,
+        skip: impl Fn(usize) -> bool,
+    ) {
+        let slot = entities.slot(index);
+        let (from, row) = (slot.table, slot.row);
+        let Storage {
+            tables, columns, ..
+        } = self;
+        let source = &tables[from as usize].layout;
+        let target = &tables[to as usize].layout;
+        // The target holds the kept places in order, then maybe more.
+        let kept = source
+            .iter()
+            .enumerate()
+            .filter(|&(pos, _)| !skip(pos))
+            .map(|(_, place)| place);
+        for (place, dest) in kept.zip(target.iter()) {
+            debug_assert_eq!(dest.ty, place.ty);
+            if let Some(column) = columns[place.ty as usize].as_mut() {
+                column.move_row(place.seg, row, dest.seg);
+            }
+        }
+        self.leave_table(entities, index);
+        self.enter_table(entities, index, to);
+    }
+}

@@ -1,0 +1,173 @@
+//! Typed reads: one component at an entity's location, and every component
+//! that is-a `T` across the world. A derived type's values are read at the
+//! parent part's offset, so a base-type read costs what an exact one does.
+
+use crate::entity::{CompRef, EntitySlot, TypeIdx};
+use crate::storage::{Column, Row, Storage};
+use crate::Component;
+
+impl Storage {
+    /// The first component that is-a `T` of the entity whose slot is `slot`.
+    #[inline(always)]
+    pub fn find<T: Component>(&self, slot: &EntitySlot) -> Option<&T> {
+        let t = self.type_idx::<T>()?;
+        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
+        self.columns[place.ty as usize].as_ref()?.segs[place.seg as usize].get_as(slot.row, level)
+    }
+
+    /// Mutable twin of [`Storage::find`].
+    #[inline(always)]
+    pub fn find_mut<T: Component>(&mut self, slot: &EntitySlot) -> Option<&mut T> {
+        let t = self.type_idx::<T>()?;
+        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
+        self.columns[place.ty as usize].as_mut()?.segs[place.seg as usize]
+            .get_as_mut(slot.row, level)
+    }
+
+    /// The component `comp` (which is-a `T`, index `t`) as a `T`.
+    #[inline]
+    pub fn view_as<T: Component>(&self, comp: CompRef, t: TypeIdx) -> Option<&T> {
+        let level = self.types.level_of::<T>(comp.ty, t)?;
+        self.columns[comp.ty as usize].as_ref()?.segs[comp.seg as usize].get_as(comp.row, level)
+    }
+
+    /// Mutable twin of [`Storage::view_as`].
+    #[inline]
+    pub fn view_as_mut<T: Component>(&mut self, comp: CompRef, t: TypeIdx) -> Option<&mut T> {
+        let level = self.types.level_of::<T>(comp.ty, t)?;
+        self.columns[comp.ty as usize].as_mut()?.segs[comp.seg as usize].get_as_mut(comp.row, level)
+    }
+
+    /// Several components of one entity (its `row`) as `T`s, each
+    /// `(type, segment)` distinct, in the order given.
+    pub fn views_as_mut<T: Component>(
+        &mut self,
+        t: TypeIdx,
+        row: u32,
+        wanted: &[(TypeIdx, u32)],
+    ) -> Vec<&mut T> {
+        let mut order: Vec<(usize, TypeIdx, u32)> = wanted
+            .iter()
+            .enumerate()
+            .map(|(pos, &(ty, seg))| (pos, ty, seg))
+            .collect();
+        order.sort_unstable_by_key(|&(_, ty, seg)| (ty, seg));
+        let mut found: Vec<(usize, &mut T)> = Vec::with_capacity(order.len());
+        let mut order = order.into_iter().peekable();
+        for (ty, column) in self.columns.iter_mut().enumerate() {
+            let Some(column) = column.as_mut() else {
+                continue;
+            };
+            let level = self.types.level_of::<T>(ty as TypeIdx, t);
+            // Disjoint segments of one column, borrowed one by one.
+            let mut segs = column.segs.iter_mut().enumerate();
+            while let Some(&(pos, wty, seg)) = order.peek() {
+                if wty as usize != ty {
+                    break;
+                }
+                order.next();
+                let segment = segs.find(|(s, _)| *s == seg as usize).map(|(_, s)| s);
+                if let Some(value) = segment
+                    .zip(level)
+                    .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level))
+                {
+                    found.push((pos, value));
+                }
+            }
+        }
+        found.sort_unstable_by_key(|(pos, _)| *pos);
+        found.into_iter().map(|(_, value)| value).collect()
+    }
+
+    /// Every component that is-a `T`, with its owner and meta word: first
+    /// `T`'s own column, table by table, then the columns of types derived
+    /// from `T` in registration order.
+    pub fn rows<T: Component>(&self) -> impl Iterator<Item = Row<&T>> + '_ {
+        let t = self.type_idx::<T>();
+        let exact = t
+            .and_then(|t| self.try_column(t))
+            .map(|column| column.rows_as::<T>(&self.tables, 0))
+            .into_iter()
+            .flatten();
+        let derived = self.derived_columns(t).flat_map(|column| {
+            let level = column.level_of::<T>();
+            level
+                .map(|level| column.rows_as::<T>(&self.tables, level))
+                .into_iter()
+                .flatten()
+        });
+        exact.chain(derived)
+    }
+
+    /// Mutable twin of [`Storage::rows`].
+    pub fn rows_mut<T: Component>(&mut self) -> impl Iterator<Item = Row<&mut T>> + '_ {
+        let t = self.type_idx::<T>();
+        let Storage {
+            types,
+            columns,
+            tables,
+            ..
+        } = self;
+        let tables: &[crate::storage::Table] = tables;
+        let mut exact = None;
+        let mut derived = Vec::new();
+        for (ty, column) in columns.iter_mut().enumerate() {
+            let (Some(t), Some(column)) = (t, column.as_mut()) else {
+                continue;
+            };
+            let ty = ty as TypeIdx;
+            if ty == t {
+                exact = Some(column);
+            } else if types.info(ty).is_a(ty, t) {
+                if let Some(level) = column.level_of::<T>() {
+                    derived.push((column, level));
+                }
+            }
+        }
+        let exact = exact
+            .into_iter()
+            .flat_map(|column| column.rows_as_mut::<T>(tables, 0));
+        let derived = derived
+            .into_iter()
+            .flat_map(|(column, level)| column.rows_as_mut::<T>(tables, level));
+        exact.chain(derived)
+    }
+
+    /// Calls `f` on every component that is-a `T`, in [`Storage::rows`]
+    /// order.
+    pub fn for_each_mut<T: Component>(&mut self, mut f: impl FnMut(&mut T)) {
+        let Some(t) = self.type_idx::<T>() else {
+            return;
+        };
+        let Storage { types, columns, .. } = self;
+        // Ancestors are registered before their descendants, so `T`'s own
+        // column comes first, as in `rows`.
+        for (ty, column) in columns.iter_mut().enumerate() {
+            let Some(column) = column.as_mut() else {
+                continue;
+            };
+            let ty = ty as TypeIdx;
+            if ty == t {
+                for seg in &mut column.segs {
+                    seg.values_mut::<T>().iter_mut().for_each(&mut f);
+                }
+            } else if types.info(ty).is_a(ty, t) {
+                if let Some(level) = column.level_of::<T>() {
+                    column.values_as_mut::<T>(level).for_each(&mut f);
+                }
+            }
+        }
+    }
+
+    /// Columns of every registered type strictly derived from `t`.
+    fn derived_columns(&self, t: Option<TypeIdx>) -> impl Iterator<Item = &Column> {
+        self.columns
+            .iter()
+            .enumerate()
+            .filter_map(move |(ty, column)| {
+                let (t, ty) = (t?, ty as TypeIdx);
+                let derived = ty != t && self.types.info(ty).is_a(ty, t);
+                derived.then_some(column.as_ref()).flatten()
+            })
+    }
+}

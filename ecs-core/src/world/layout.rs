@@ -1,0 +1,152 @@
+//! The world's view of where an entity's components are: its slot names a
+//! table and a row, the table's layout names the components. Structural
+//! moves themselves belong to [`Storage`](crate::storage::Storage); these
+//! wrappers pair them with the entity table.
+
+use crate::entity::{CompRef, Entities, EntitySlot, TypeIdx};
+use crate::storage::{Comps, Place, Storage};
+use crate::world::World;
+
+impl World {
+    /// The entity table.
+    #[inline]
+    pub(crate) fn entities(&self) -> &Entities {
+        &self.entities
+    }
+
+    /// The slot of entity `index`.
+    #[inline]
+    pub(crate) fn slot(&self, index: u32) -> &EntitySlot {
+        self.entities.slot(index)
+    }
+
+    /// The component storage.
+    #[inline]
+    pub(crate) fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// Mutable twin of [`World::storage`]: for changes that keep every
+    /// entity's location (values, meta words, serials, new tables).
+    #[inline]
+    pub(crate) fn storage_mut(&mut self) -> &mut Storage {
+        &mut self.storage
+    }
+
+    /// The components of entity `index`, in insertion order.
+    #[inline]
+    pub(crate) fn comps(&self, index: u32) -> Comps<'_> {
+        let slot = self.entities.slot(index);
+        self.storage.table(slot.table).comps(slot.row)
+    }
+
+    /// The layout of entity `index`'s table.
+    #[inline]
+    pub(crate) fn layout_of(&self, index: u32) -> &[Place] {
+        self.storage.table(self.entities.slot(index).table).layout()
+    }
+
+    /// How many components entity `index` holds.
+    #[inline]
+    pub(crate) fn comp_count(&self, index: u32) -> usize {
+        self.layout_of(index).len()
+    }
+
+    /// The component at position `pos` of entity `index`.
+    #[inline]
+    pub(crate) fn comp_at(&self, index: u32, pos: usize) -> CompRef {
+        let place = self.layout_of(index)[pos];
+        CompRef {
+            ty: place.ty,
+            seg: place.seg,
+            row: self.entities.slot(index).row,
+        }
+    }
+
+    /// Position in the entity's layout of the first component that is-a `t`.
+    #[inline]
+    pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
+        self.storage
+            .table(self.entities.slot(index).table)
+            .position_of(t)
+    }
+
+    /// The entity's first component that is-a `t`.
+    #[inline]
+    pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
+        let slot = self.entities.slot(index);
+        let place = self.storage.table(slot.table).first_isa(t)?;
+        Some(CompRef {
+            ty: place.ty,
+            seg: place.seg,
+            row: slot.row,
+        })
+    }
+
+    /// Spawns an entity straight into `table`; the caller pushes one value
+    /// onto each of the table's segments.
+    #[inline]
+    pub(crate) fn spawn_in(&mut self, table: u32) -> crate::EntityId {
+        let index = self.entities.alloc();
+        self.storage.enter_table(&mut self.entities, index, table);
+        self.entities.id_at(index)
+    }
+
+    /// See [`Storage::relocate`].
+    #[inline]
+    pub(crate) fn relocate(&mut self, index: u32, to: u32, skip: Option<usize>) {
+        self.storage.relocate(&mut self.entities, index, to, skip);
+    }
+
+    /// See [`Storage::trash_where`].
+    pub(crate) fn trash_where(&mut self, index: u32, doomed: impl Fn(usize) -> bool) {
+        self.storage.trash_where(&mut self.entities, index, doomed);
+    }
+
+    /// See [`Storage::abandon_row`].
+    pub(crate) fn abandon_row(&mut self, index: u32, filled: usize) {
+        self.storage.abandon_row(&mut self.entities, index, filled);
+    }
+
+    /// The entity names.
+    #[inline]
+    pub(crate) fn names(&self) -> &crate::scene::names::Names {
+        &self.names
+    }
+
+    /// Mutable twin of [`World::names`].
+    #[inline]
+    pub(crate) fn names_mut(&mut self) -> &mut crate::scene::names::Names {
+        &mut self.names
+    }
+
+    /// The parent-child links.
+    #[inline]
+    pub(crate) fn hierarchy(&self) -> &crate::scene::hierarchy::Hierarchy {
+        &self.hierarchy
+    }
+
+    /// Mutable twin of [`World::hierarchy`].
+    #[inline]
+    pub(crate) fn hierarchy_mut(&mut self) -> &mut crate::scene::hierarchy::Hierarchy {
+        &mut self.hierarchy
+    }
+
+    /// Mutable twin of [`World::runtime`].
+    #[inline]
+    pub(crate) fn runtime_mut(&mut self) -> &mut crate::runtime::RuntimeState {
+        &mut self.runtime
+    }
+
+    /// See [`Storage::table_for`].
+    #[inline]
+    pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> u32 {
+        self.storage.table_for(types)
+    }
+
+    /// See [`Storage::empty_trash`].
+    #[inline]
+    pub(crate) fn empty_trash(&mut self) {
+        self.storage.empty_trash();
+    }
+}
