@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::{CompRef, RowId, SegId, TypeIdx};
 use crate::storage::table::Place;
 use crate::storage::Column;
 use crate::world::World;
@@ -33,17 +33,17 @@ pub(crate) type DebugFn = for<'a> fn(RowRef<'a>) -> &'a dyn std::fmt::Debug;
 #[derive(Clone, Copy)]
 pub struct RowRef<'a> {
     pub(crate) column: &'a Column,
-    pub(crate) seg: u32,
-    pub(crate) row: u32,
+    pub(crate) seg: SegId,
+    pub(crate) row: RowId,
 }
 pub(crate) type DeserializePushFn =
-    fn(&mut World, TypeIdx, u32, &serde_json::Value) -> Result<(), DataErrorParts>;
+    fn(&mut World, TypeIdx, SegId, &serde_json::Value) -> Result<(), DataErrorParts>;
 
 /// Reads `count` components from the same JSON onto the end of segment `seg`,
 /// each with a fresh serial and, with `disabled`, the disabled bit. On error
 /// or panic some may have been pushed: the caller trims the segment.
 pub(crate) type DeserializePushManyFn =
-    fn(&mut World, TypeIdx, u32, &serde_json::Value, usize, bool) -> Result<(), DataErrorParts>;
+    fn(&mut World, TypeIdx, SegId, &serde_json::Value, usize, bool) -> Result<(), DataErrorParts>;
 
 /// The ways of reading a component from JSON.
 #[doc(hidden)]
@@ -124,7 +124,7 @@ fn deserialize_boxed<T: Component + DeserializeOwned>(
 fn deserialize_push<T: Component + DeserializeOwned>(
     world: &mut World,
     ty: TypeIdx,
-    seg: u32,
+    seg: SegId,
     data: &serde_json::Value,
 ) -> Result<(), DataErrorParts> {
     let value = deserialize_value::<T>(data)?;
@@ -137,7 +137,7 @@ fn deserialize_push<T: Component + DeserializeOwned>(
 fn deserialize_push_many<T: Component + DeserializeOwned>(
     world: &mut World,
     ty: TypeIdx,
-    seg: u32,
+    seg: SegId,
     data: &serde_json::Value,
     count: usize,
     disabled: bool,

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 
 use crate::component::ops::{DataErrorParts, DeserializeFns};
 use crate::data::catalog::component_type;
-use crate::entity::TypeIdx;
+use crate::entity::{SegId, TableId, TypeIdx};
 use crate::world::prepared::PreparedEntity;
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -280,7 +280,7 @@ struct Resolved<'b> {
     path: String,
     components: Vec<ResolvedComponent<'b>>,
     /// The table of `components`' types, in order.
-    table: u32,
+    table: TableId,
     children: Vec<Resolved<'b>>,
 }
 
@@ -396,7 +396,7 @@ impl World {
 
     /// Moves the rows of segment `seg` of `ty`'s column from `len` on to
     /// the trash.
-    fn trim_segment(&mut self, ty: TypeIdx, seg: u32, len: usize) {
+    fn trim_segment(&mut self, ty: TypeIdx, seg: SegId, len: usize) {
         self.storage_mut().trash_from(ty, seg, len);
     }
 

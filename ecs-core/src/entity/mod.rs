@@ -93,8 +93,50 @@ impl fmt::Display for EntityId {
     }
 }
 
-/// Index of a component type inside one world's type table.
-pub(crate) type TypeIdx = u32;
+/// Defines a `u32` index newtype: one per kind of index, so a table id is
+/// never passed where a row is expected.
+macro_rules! index_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[doc(hidden)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub(crate) u32);
+
+        impl $name {
+            /// The index as a `usize`, for indexing a `Vec`.
+            #[inline(always)]
+            pub(crate) const fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            /// The index of the `n`th element of a `Vec`.
+            ///
+            /// # Panics
+            /// When `n` does not fit in 32 bits: no world holds that many.
+            #[inline]
+            pub(crate) fn from_index(n: usize) -> Self {
+                $name(u32::try_from(n).expect(concat!("fewer than 2^32 ", stringify!($name), "s")))
+            }
+        }
+    };
+}
+
+index_type!(
+    /// Index of a component type inside one world's type registry.
+    TypeIdx
+);
+index_type!(
+    /// Index of a table (one per sequence of component types).
+    TableId
+);
+index_type!(
+    /// Index of a segment inside one column (one per table holding the type).
+    SegId
+);
+index_type!(
+    /// Index of a row inside a table and each of its segments.
+    RowId
+);
 
 /// Where one component of an entity lives: its concrete type, the segment of
 /// that type's column that belongs to the entity's table, and the entity's
@@ -105,8 +147,8 @@ pub(crate) type TypeIdx = u32;
 #[doc(hidden)]
 pub struct CompRef {
     pub(crate) ty: TypeIdx,
-    pub(crate) seg: u32,
-    pub(crate) row: u32,
+    pub(crate) seg: SegId,
+    pub(crate) row: RowId,
 }
 
 /// One slot of the entity table.
@@ -118,9 +160,9 @@ pub struct CompRef {
 pub(crate) struct EntitySlot {
     pub generation: u32,
     /// The entity's table (its component layout).
-    pub table: u32,
+    pub table: TableId,
     /// The entity's row in that table, shared by all its components.
-    pub row: u32,
+    pub row: RowId,
     pub alive: bool,
     /// Disabled as a whole: skipped by updates and active-only lookups.
     pub disabled: bool,

@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::{CompRef, RowId, SegId, TypeIdx};
 use crate::runtime::context::Context;
 use crate::storage::{Column, DISABLED, STARTED};
 use crate::world::World;
@@ -375,7 +375,7 @@ fn update_rows<T: Behaviour>(
     column: &mut Column,
     ty: TypeIdx,
     lent: Option<TypeIdx>,
-    mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<(u32, u32)>),
+    mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<(SegId, RowId)>),
 ) -> usize {
     let mut updated = 0;
     let tag = world.tag();
@@ -407,7 +407,11 @@ fn update_rows<T: Behaviour>(
                 *meta |= STARTED;
                 component.start(&mut ctx);
             }
-            visit(component, &mut ctx, sibling_seg.map(|s| (s, row as u32)));
+            visit(
+                component,
+                &mut ctx,
+                sibling_seg.map(|s| (s, RowId::from_index(row))),
+            );
             updated += 1;
         }
     }
@@ -460,8 +464,8 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
 
 fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, hook: Hook) {
     with_column_out(world, comp.ty, |world, column| {
-        let table = column.segments()[comp.seg as usize].table();
-        let owner = world.storage().table(table).owners()[comp.row as usize];
+        let table = column.segments()[comp.seg.index()].table();
+        let owner = world.storage().table(table).owners()[comp.row.index()];
         let mut ctx = Context::new(world, owner, comp.ty);
         let component = column.get_mut::<T>(comp.seg, comp.row);
         match hook {

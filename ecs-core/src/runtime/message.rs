@@ -257,7 +257,7 @@ impl World {
                     seg: place.seg,
                     row,
                 };
-                let Some(receiver) = table[c.ty as usize] else {
+                let Some(receiver) = table[c.ty.index()] else {
                     continue;
                 };
                 if (receiver.0)(self, index, c, message) {

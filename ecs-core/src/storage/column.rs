@@ -1,6 +1,7 @@
 //! Per-type columns, split into one dense segment per table, over
 //! type-erased arrays: a column is the same code for every component type.
 
+use crate::entity::{RowId, SegId, TableId};
 use std::any::Any;
 
 use crate::component::ComponentVTable;
@@ -28,13 +29,13 @@ pub(crate) struct Segment {
     pub(super) meta: Vec<u32>,
     /// The table this segment belongs to (whose `owners` name each row's
     /// entity).
-    pub(super) table: u32,
+    pub(super) table: TableId,
 }
 
 impl Segment {
     /// The table this segment belongs to.
     #[inline]
-    pub fn table(&self) -> u32 {
+    pub fn table(&self) -> TableId {
         self.table
     }
 
@@ -65,14 +66,14 @@ impl Segment {
 
     /// The `T` at chain level `level` of row `row`.
     #[inline(always)]
-    pub fn get_as<T: 'static>(&self, row: u32, level: usize) -> Option<&T> {
-        self.data.get(row as usize, level)
+    pub fn get_as<T: 'static>(&self, row: RowId, level: usize) -> Option<&T> {
+        self.data.get(row.index(), level)
     }
 
     /// Mutable twin of [`Segment::get_as`].
     #[inline(always)]
-    pub fn get_as_mut<T: 'static>(&mut self, row: u32, level: usize) -> Option<&mut T> {
-        self.data.get_mut(row as usize, level)
+    pub fn get_as_mut<T: 'static>(&mut self, row: RowId, level: usize) -> Option<&mut T> {
+        self.data.get_mut(row.index(), level)
     }
 }
 
@@ -109,13 +110,13 @@ impl Column {
     }
 
     /// Adds an empty segment for table `table`; returns its index.
-    pub fn add_segment(&mut self, table: u32) -> u32 {
+    pub fn add_segment(&mut self, table: TableId) -> SegId {
         self.segs.push(Segment {
             data: BlobVec::new(self.vtable.erased()),
             meta: Vec::new(),
             table,
         });
-        self.segs.len() as u32 - 1
+        SegId::from_index(self.segs.len() - 1)
     }
 
     /// Pushes a row onto segment `seg`; returns its row.
@@ -123,9 +124,9 @@ impl Column {
     /// # Panics
     /// When `C` is not the column's type.
     #[inline]
-    pub fn push<C: 'static>(&mut self, seg: u32, meta: u32, value: C) -> u32 {
-        let seg = &mut self.segs[seg as usize];
-        let row = seg.meta.len() as u32;
+    pub fn push<C: 'static>(&mut self, seg: SegId, meta: u32, value: C) -> RowId {
+        let seg = &mut self.segs[seg.index()];
+        let row = RowId::from_index(seg.meta.len());
         seg.data.push(value);
         seg.meta.push(meta);
         row
@@ -135,9 +136,14 @@ impl Column {
     ///
     /// # Panics
     /// When the box holds another type.
-    pub fn push_boxed(&mut self, seg: u32, meta: u32, value: Box<dyn Any + Send + Sync>) -> u32 {
-        let seg = &mut self.segs[seg as usize];
-        let row = seg.meta.len() as u32;
+    pub fn push_boxed(
+        &mut self,
+        seg: SegId,
+        meta: u32,
+        value: Box<dyn Any + Send + Sync>,
+    ) -> RowId {
+        let seg = &mut self.segs[seg.index()];
+        let row = RowId::from_index(seg.meta.len());
         if seg.data.push_boxed(value).is_err() {
             panic!("a boxed component is pushed onto its own type's column");
         }
@@ -148,10 +154,10 @@ impl Column {
     /// Removes `row` of segment `seg` and returns it (the segment's last
     /// row moves into its place, as every segment of the table does).
     #[inline]
-    pub fn swap_remove<C: 'static>(&mut self, seg: u32, row: u32) -> C {
-        let seg = &mut self.segs[seg as usize];
-        seg.meta.swap_remove(row as usize);
-        seg.data.swap_remove(row as usize)
+    pub fn swap_remove<C: 'static>(&mut self, seg: SegId, row: RowId) -> C {
+        let seg = &mut self.segs[seg.index()];
+        seg.meta.swap_remove(row.index());
+        seg.data.swap_remove(row.index())
     }
 
     /// The value at `row` of segment `seg`, as the column's own type.
@@ -159,16 +165,16 @@ impl Column {
     /// # Panics
     /// When `C` is not the column's type.
     #[inline]
-    pub fn get<C: 'static>(&self, seg: u32, row: u32) -> &C {
-        self.segs[seg as usize]
+    pub fn get<C: 'static>(&self, seg: SegId, row: RowId) -> &C {
+        self.segs[seg.index()]
             .get_as(row, 0)
             .expect("a column is read as its own type")
     }
 
     /// Mutable twin of [`Column::get`].
     #[inline]
-    pub fn get_mut<C: 'static>(&mut self, seg: u32, row: u32) -> &mut C {
-        self.segs[seg as usize]
+    pub fn get_mut<C: 'static>(&mut self, seg: SegId, row: RowId) -> &mut C {
+        self.segs[seg.index()]
             .get_as_mut(row, 0)
             .expect("a column is read as its own type")
     }
@@ -193,7 +199,7 @@ impl Column {
         level: usize,
     ) -> impl Iterator<Item = Row<&'a T>> + 'a {
         self.segs.iter().flat_map(move |s| {
-            let owners = &tables[s.table as usize].owners;
+            let owners = &tables[s.table.index()].owners;
             owners
                 .iter()
                 .zip(&s.meta)
@@ -209,7 +215,7 @@ impl Column {
         level: usize,
     ) -> impl Iterator<Item = Row<&'a mut T>> + 'a {
         self.segs.iter_mut().flat_map(move |s| {
-            let owners = &tables[s.table as usize].owners;
+            let owners = &tables[s.table.index()].owners;
             let Segment { data, meta, .. } = s;
             owners
                 .iter()
@@ -221,24 +227,24 @@ impl Column {
 
     /// Moves `row` of segment `from` to the end of segment `to`.
     #[inline]
-    pub fn move_row(&mut self, from: u32, row: u32, to: u32) {
-        let (source, target) = two_mut(&mut self.segs, from as usize, to as usize);
-        let meta = source.meta.swap_remove(row as usize);
-        source.data.swap_remove_into(row as usize, &mut target.data);
+    pub fn move_row(&mut self, from: SegId, row: RowId, to: SegId) {
+        let (source, target) = two_mut(&mut self.segs, from.index(), to.index());
+        let meta = source.meta.swap_remove(row.index());
+        source.data.swap_remove_into(row.index(), &mut target.data);
         target.meta.push(meta);
     }
 
     /// Moves `row` of segment `seg` to the trash.
-    pub fn trash_row(&mut self, seg: u32, row: u32) {
-        let seg = &mut self.segs[seg as usize];
-        seg.meta.swap_remove(row as usize);
-        seg.data.swap_remove_into(row as usize, &mut self.trash);
+    pub fn trash_row(&mut self, seg: SegId, row: RowId) {
+        let seg = &mut self.segs[seg.index()];
+        seg.meta.swap_remove(row.index());
+        seg.data.swap_remove_into(row.index(), &mut self.trash);
     }
 
     /// Moves the rows of segment `seg` from `len` on to the trash; `true`
     /// when there were any.
-    pub fn trash_from(&mut self, seg: u32, len: usize) -> bool {
-        let seg = &mut self.segs[seg as usize];
+    pub fn trash_from(&mut self, seg: SegId, len: usize) -> bool {
+        let seg = &mut self.segs[seg.index()];
         if seg.meta.len() <= len {
             return false;
         }
@@ -252,21 +258,21 @@ impl Column {
         self.trash.clear();
     }
 
-    pub fn reserve(&mut self, seg: u32, additional: usize) {
-        let seg = &mut self.segs[seg as usize];
+    pub fn reserve(&mut self, seg: SegId, additional: usize) {
+        let seg = &mut self.segs[seg.index()];
         seg.data.reserve(additional);
         seg.meta.reserve(additional);
     }
 
     /// The row's meta word (serial and [`DISABLED`] bit).
     #[inline]
-    pub fn meta(&self, seg: u32, row: u32) -> u32 {
-        self.segs[seg as usize].meta[row as usize]
+    pub fn meta(&self, seg: SegId, row: RowId) -> u32 {
+        self.segs[seg.index()].meta[row.index()]
     }
 
     /// Sets or clears the row's [`DISABLED`] bit; `true` when it changed.
-    pub fn set_disabled(&mut self, seg: u32, row: u32, disabled: bool) -> bool {
-        let word = &mut self.segs[seg as usize].meta[row as usize];
+    pub fn set_disabled(&mut self, seg: SegId, row: RowId, disabled: bool) -> bool {
+        let word = &mut self.segs[seg.index()].meta[row.index()];
         let old = *word;
         *word = if disabled {
             old | DISABLED
@@ -277,7 +283,7 @@ impl Column {
     }
 
     /// The row's value as `&dyn Debug`, when its type implements `Debug`.
-    pub fn debug(&self, seg: u32, row: u32) -> Option<&dyn std::fmt::Debug> {
+    pub fn debug(&self, seg: SegId, row: RowId) -> Option<&dyn std::fmt::Debug> {
         let debug = (self.vtable.ops)().debug?;
         Some(debug(crate::component::ops::RowRef {
             column: self,

@@ -23,7 +23,7 @@ pub(crate) use table::{Comps, Place, Table, EMPTY_TABLE};
 pub(crate) use types::{has_bit, TypeIdHasher, TypeInfo, Types};
 
 use crate::component::ComponentVTable;
-use crate::entity::TypeIdx;
+use crate::entity::{RowId, SegId, TableId, TypeIdx};
 use crate::Component;
 
 /// Every component of one world: the types, their columns and the tables
@@ -63,7 +63,7 @@ impl Storage {
     #[inline]
     pub fn registered(&self, vtable: &'static ComponentVTable) -> Option<TypeIdx> {
         let ty = self.types.index_of_id(vtable.type_id())?;
-        self.columns[ty as usize].is_some().then_some(ty)
+        self.columns[ty.index()].is_some().then_some(ty)
     }
 
     /// Registers the type `vtable` describes (and its ancestors) and gives
@@ -78,14 +78,14 @@ impl Storage {
         }
         let ty = self.types.register(vtable, has_requirements);
         self.columns.resize_with(self.types.len(), || None);
-        self.columns[ty as usize] = Some(Column::new(vtable));
+        self.columns[ty.index()] = Some(Column::new(vtable));
         ty
     }
 
     /// The column of a registered type.
     #[inline]
     pub fn column(&self, ty: TypeIdx) -> &Column {
-        self.columns[ty as usize]
+        self.columns[ty.index()]
             .as_ref()
             .expect("a type with stored components has a column")
     }
@@ -93,7 +93,7 @@ impl Storage {
     /// Mutable twin of [`Storage::column`].
     #[inline]
     pub fn column_mut(&mut self, ty: TypeIdx) -> &mut Column {
-        self.columns[ty as usize]
+        self.columns[ty.index()]
             .as_mut()
             .expect("a type with stored components has a column")
     }
@@ -102,19 +102,19 @@ impl Storage {
     /// as an ancestor) or its column is lent out.
     #[inline]
     pub fn try_column(&self, ty: TypeIdx) -> Option<&Column> {
-        self.columns.get(ty as usize)?.as_ref()
+        self.columns.get(ty.index())?.as_ref()
     }
 
     /// Lends out the column of `ty`, so its values can be borrowed while the
     /// rest of the world is in use; give it back with
     /// [`Storage::put_column`].
     pub fn take_column(&mut self, ty: TypeIdx) -> Option<Column> {
-        self.columns.get_mut(ty as usize)?.take()
+        self.columns.get_mut(ty.index())?.take()
     }
 
     /// Gives back a column lent out by [`Storage::take_column`].
     pub fn put_column(&mut self, ty: TypeIdx, column: Column) {
-        self.columns[ty as usize] = Some(column);
+        self.columns[ty.index()] = Some(column);
     }
 
     /// The serial for a new component of exactly type `ty`.
@@ -125,8 +125,8 @@ impl Storage {
 
     /// Table `table`.
     #[inline]
-    pub fn table(&self, table: u32) -> &Table {
-        &self.tables[table as usize]
+    pub fn table(&self, table: TableId) -> &Table {
+        &self.tables[table.index()]
     }
 
     /// How many tables there are, the empty layout's included.
@@ -135,12 +135,12 @@ impl Storage {
     }
 
     /// Makes room for `additional` more rows in `table`.
-    pub fn reserve_table(&mut self, table: u32, additional: usize) {
+    pub fn reserve_table(&mut self, table: TableId, additional: usize) {
         let Storage {
             tables, columns, ..
         } = self;
-        for place in tables[table as usize].layout.iter() {
-            if let Some(column) = columns[place.ty as usize].as_mut() {
+        for place in tables[table.index()].layout.iter() {
+            if let Some(column) = columns[place.ty.index()].as_mut() {
                 column.reserve(place.seg, additional);
             }
         }
@@ -151,7 +151,7 @@ impl Storage {
     /// row. The caller keeps rows aligned (one push per segment of the
     /// table per entity entering it).
     #[inline]
-    pub fn push_value<C: Component>(&mut self, place: Place, value: C) -> u32 {
+    pub fn push_value<C: Component>(&mut self, place: Place, value: C) -> RowId {
         let serial = self.types.take_serial(place.ty);
         self.column_mut(place.ty).push(place.seg, serial, value)
     }
@@ -165,8 +165,8 @@ impl Storage {
 
     /// Moves the rows of segment `seg` of `ty` from `len` on into the
     /// trash (taking back a batch that failed half way).
-    pub fn trash_from(&mut self, ty: TypeIdx, seg: u32, len: usize) {
-        let column = self.columns[ty as usize].as_mut();
+    pub fn trash_from(&mut self, ty: TypeIdx, seg: SegId, len: usize) {
+        let column = self.columns[ty.index()].as_mut();
         if column.is_some_and(|c| c.trash_from(seg, len)) && !self.trashed.contains(&ty) {
             self.trashed.push(ty);
         }
@@ -178,7 +178,7 @@ impl Storage {
     pub fn empty_trash(&mut self) {
         // `pop` keeps the buffer's capacity: no allocation per removal.
         while let Some(ty) = self.trashed.pop() {
-            if let Some(column) = self.columns[ty as usize].as_mut() {
+            if let Some(column) = self.columns[ty.index()].as_mut() {
                 column.empty_trash();
             }
         }

@@ -4,7 +4,7 @@
 //! updates the entity's slot; values taken out go to the trash, to be
 //! dropped by [`Storage::empty_trash`] once the caller is consistent again.
 
-use crate::entity::{Entities, TypeIdx};
+use crate::entity::{Entities, RowId, TableId, TypeIdx};
 use crate::storage::table::EMPTY_TABLE;
 use crate::storage::Storage;
 
@@ -12,9 +12,9 @@ impl Storage {
     /// Appends entity `index` to `table`'s owners and points its slot there;
     /// the caller pushes one value onto each of the table's segments.
     #[inline]
-    pub fn enter_table(&mut self, entities: &mut Entities, index: u32, table: u32) -> u32 {
-        let owners = &mut self.tables.list[table as usize].owners;
-        let row = owners.len() as u32;
+    pub fn enter_table(&mut self, entities: &mut Entities, index: u32, table: TableId) -> RowId {
+        let owners = &mut self.tables.list[table.index()].owners;
+        let row = RowId::from_index(owners.len());
         owners.push(index);
         let slot = entities.slot_mut(index);
         slot.table = table;
@@ -29,9 +29,9 @@ impl Storage {
     pub fn leave_table(&mut self, entities: &mut Entities, index: u32) {
         let slot = entities.slot(index);
         let (table, row) = (slot.table, slot.row);
-        let owners = &mut self.tables.list[table as usize].owners;
-        owners.swap_remove(row as usize);
-        if let Some(&moved) = owners.get(row as usize) {
+        let owners = &mut self.tables.list[table.index()].owners;
+        owners.swap_remove(row.index());
+        if let Some(&moved) = owners.get(row.index()) {
             entities.slot_mut(moved).row = row;
         }
     }
@@ -47,11 +47,11 @@ impl Storage {
             trashed,
             ..
         } = self;
-        for (pos, place) in tables[slot.table as usize].layout.iter().enumerate() {
+        for (pos, place) in tables[slot.table.index()].layout.iter().enumerate() {
             if !pick(pos) {
                 continue;
             }
-            if let Some(column) = columns[place.ty as usize].as_mut() {
+            if let Some(column) = columns[place.ty.index()].as_mut() {
                 column.trash_row(place.seg, slot.row);
                 if !trashed.contains(&place.ty) {
                     trashed.push(place.ty);
@@ -73,7 +73,7 @@ impl Storage {
     pub fn abandon_row(&mut self, entities: &mut Entities, index: u32, filled: usize) {
         let table = entities.slot(index).table;
         self.trash_rows_of(entities, index, |pos| pos < filled);
-        let owners = &mut self.tables.list[table as usize].owners;
+        let owners = &mut self.tables.list[table.index()].owners;
         debug_assert_eq!(owners.last(), Some(&index));
         owners.pop();
         self.enter_table(entities, index, EMPTY_TABLE);
@@ -84,7 +84,13 @@ impl Storage {
     /// `to`, whose layout is the entity's layout without `skip`, possibly
     /// with more types appended for the caller to push.
     #[inline]
-    pub fn relocate(&mut self, entities: &mut Entities, index: u32, to: u32, skip: Option<usize>) {
+    pub fn relocate(
+        &mut self,
+        entities: &mut Entities,
+        index: u32,
+        to: TableId,
+        skip: Option<usize>,
+    ) {
         match skip {
             Some(pos) => self.relocate_skipping(entities, index, to, |p| p == pos),
             None => self.relocate_skipping(entities, index, to, |_| false),
@@ -101,7 +107,7 @@ impl Storage {
         index: u32,
         doomed: impl Fn(usize) -> bool,
     ) {
-        let layout = &self.tables[entities.slot(index).table as usize].layout;
+        let layout = &self.tables[entities.slot(index).table.index()].layout;
         let kept: Vec<TypeIdx> = (0..layout.len())
             .filter(|&pos| !doomed(pos))
             .map(|pos| layout[pos].ty)
@@ -120,7 +126,7 @@ impl Storage {
         &mut self,
         entities: &mut Entities,
         index: u32,
-        to: u32,
+        to: TableId,
         skip: impl Fn(usize) -> bool,
     ) {
         let slot = entities.slot(index);
@@ -128,8 +134,8 @@ impl Storage {
         let Storage {
             tables, columns, ..
         } = self;
-        let source = &tables[from as usize].layout;
-        let target = &tables[to as usize].layout;
+        let source = &tables[from.index()].layout;
+        let target = &tables[to.index()].layout;
         // The target holds the kept places in order, then maybe more.
         let kept = source
             .iter()
@@ -138,7 +144,7 @@ impl Storage {
             .map(|(_, place)| place);
         for (place, dest) in kept.zip(target.iter()) {
             debug_assert_eq!(dest.ty, place.ty);
-            if let Some(column) = columns[place.ty as usize].as_mut() {
+            if let Some(column) = columns[place.ty.index()].as_mut() {
                 column.move_row(place.seg, row, dest.seg);
             }
         }

@@ -2,7 +2,7 @@
 //! that is-a `T` across the world. A derived type's values are read at the
 //! parent part's offset, so a base-type read costs what an exact one does.
 
-use crate::entity::{CompRef, EntitySlot, TypeIdx};
+use crate::entity::{CompRef, EntitySlot, RowId, SegId, TypeIdx};
 use crate::storage::{Column, Row, Storage};
 use crate::Component;
 
@@ -11,31 +11,30 @@ impl Storage {
     #[inline(always)]
     pub fn find<T: Component>(&self, slot: &EntitySlot) -> Option<&T> {
         let t = self.type_idx::<T>()?;
-        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
-        self.columns[place.ty as usize].as_ref()?.segs[place.seg as usize].get_as(slot.row, level)
+        let (place, level) = self.tables[slot.table.index()].first_isa_level(t)?;
+        self.columns[place.ty.index()].as_ref()?.segs[place.seg.index()].get_as(slot.row, level)
     }
 
     /// Mutable twin of [`Storage::find`].
     #[inline(always)]
     pub fn find_mut<T: Component>(&mut self, slot: &EntitySlot) -> Option<&mut T> {
         let t = self.type_idx::<T>()?;
-        let (place, level) = self.tables[slot.table as usize].first_isa_level(t)?;
-        self.columns[place.ty as usize].as_mut()?.segs[place.seg as usize]
-            .get_as_mut(slot.row, level)
+        let (place, level) = self.tables[slot.table.index()].first_isa_level(t)?;
+        self.columns[place.ty.index()].as_mut()?.segs[place.seg.index()].get_as_mut(slot.row, level)
     }
 
     /// The component `comp` (which is-a `T`, index `t`) as a `T`.
     #[inline]
     pub fn view_as<T: Component>(&self, comp: CompRef, t: TypeIdx) -> Option<&T> {
         let level = self.types.level_of::<T>(comp.ty, t)?;
-        self.columns[comp.ty as usize].as_ref()?.segs[comp.seg as usize].get_as(comp.row, level)
+        self.columns[comp.ty.index()].as_ref()?.segs[comp.seg.index()].get_as(comp.row, level)
     }
 
     /// Mutable twin of [`Storage::view_as`].
     #[inline]
     pub fn view_as_mut<T: Component>(&mut self, comp: CompRef, t: TypeIdx) -> Option<&mut T> {
         let level = self.types.level_of::<T>(comp.ty, t)?;
-        self.columns[comp.ty as usize].as_mut()?.segs[comp.seg as usize].get_as_mut(comp.row, level)
+        self.columns[comp.ty.index()].as_mut()?.segs[comp.seg.index()].get_as_mut(comp.row, level)
     }
 
     /// Several components of one entity (its `row`) as `T`s, each
@@ -43,10 +42,10 @@ impl Storage {
     pub fn views_as_mut<T: Component>(
         &mut self,
         t: TypeIdx,
-        row: u32,
-        wanted: &[(TypeIdx, u32)],
+        row: RowId,
+        wanted: &[(TypeIdx, SegId)],
     ) -> Vec<&mut T> {
-        let mut order: Vec<(usize, TypeIdx, u32)> = wanted
+        let mut order: Vec<(usize, TypeIdx, SegId)> = wanted
             .iter()
             .enumerate()
             .map(|(pos, &(ty, seg))| (pos, ty, seg))
@@ -58,15 +57,15 @@ impl Storage {
             let Some(column) = column.as_mut() else {
                 continue;
             };
-            let level = self.types.level_of::<T>(ty as TypeIdx, t);
+            let level = self.types.level_of::<T>(TypeIdx::from_index(ty), t);
             // Disjoint segments of one column, borrowed one by one.
             let mut segs = column.segs.iter_mut().enumerate();
             while let Some(&(pos, wty, seg)) = order.peek() {
-                if wty as usize != ty {
+                if wty.index() != ty {
                     break;
                 }
                 order.next();
-                let segment = segs.find(|(s, _)| *s == seg as usize).map(|(_, s)| s);
+                let segment = segs.find(|(s, _)| *s == seg.index()).map(|(_, s)| s);
                 if let Some(value) = segment
                     .zip(level)
                     .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level))
@@ -115,7 +114,7 @@ impl Storage {
             let (Some(t), Some(column)) = (t, column.as_mut()) else {
                 continue;
             };
-            let ty = ty as TypeIdx;
+            let ty = TypeIdx::from_index(ty);
             if ty == t {
                 exact = Some(column);
             } else if types.info(ty).is_a(ty, t) {
@@ -146,7 +145,7 @@ impl Storage {
             let Some(column) = column.as_mut() else {
                 continue;
             };
-            let ty = ty as TypeIdx;
+            let ty = TypeIdx::from_index(ty);
             if ty == t {
                 for seg in &mut column.segs {
                     seg.values_mut::<T>().iter_mut().for_each(&mut f);
@@ -165,7 +164,7 @@ impl Storage {
             .iter()
             .enumerate()
             .filter_map(move |(ty, column)| {
-                let (t, ty) = (t?, ty as TypeIdx);
+                let (t, ty) = (t?, TypeIdx::from_index(ty));
                 let derived = ty != t && self.types.info(ty).is_a(ty, t);
                 derived.then_some(column.as_ref()).flatten()
             })

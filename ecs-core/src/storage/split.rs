@@ -55,9 +55,12 @@ impl OthersMut<'_> {
     /// column.
     pub fn get_mut(&mut self, ty: TypeIdx) -> Option<&mut Column> {
         match ty.cmp(&self.a) {
-            std::cmp::Ordering::Less => self.before.get_mut(ty as usize)?.as_mut(),
+            std::cmp::Ordering::Less => self.before.get_mut(ty.index())?.as_mut(),
             std::cmp::Ordering::Equal => None,
-            std::cmp::Ordering::Greater => self.after.get_mut((ty - self.a - 1) as usize)?.as_mut(),
+            std::cmp::Ordering::Greater => self
+                .after
+                .get_mut(ty.index() - self.a.index() - 1)?
+                .as_mut(),
         }
     }
 }
@@ -75,7 +78,7 @@ impl<'s> Others<'s> {
         Others {
             before: &[],
             after: &[],
-            a: 0,
+            a: TypeIdx(0),
         }
     }
 
@@ -83,9 +86,11 @@ impl<'s> Others<'s> {
     /// column.
     pub fn get(&self, ty: TypeIdx) -> Option<&'s Column> {
         match ty.cmp(&self.a) {
-            std::cmp::Ordering::Less => self.before.get(ty as usize)?.as_ref(),
+            std::cmp::Ordering::Less => self.before.get(ty.index())?.as_ref(),
             std::cmp::Ordering::Equal => None,
-            std::cmp::Ordering::Greater => self.after.get((ty - self.a - 1) as usize)?.as_ref(),
+            std::cmp::Ordering::Greater => {
+                self.after.get(ty.index() - self.a.index() - 1)?.as_ref()
+            }
         }
     }
 }
@@ -100,7 +105,7 @@ impl Storage {
             tables,
             ..
         } = self;
-        let (before, rest) = columns.split_at_mut(a as usize);
+        let (before, rest) = columns.split_at_mut(a.index());
         let (own, after) = rest.split_first_mut()?;
         Some(ColumnSplit {
             own: own.as_mut()?,

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::ops::Deref;
 
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::{CompRef, RowId, SegId, TableId, TypeIdx};
 use crate::storage::Storage;
 
 /// One component of a table's layout: its concrete type and the segment of
@@ -15,7 +15,7 @@ use crate::storage::Storage;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Place {
     pub ty: TypeIdx,
-    pub seg: u32,
+    pub seg: SegId,
 }
 
 /// The entities that hold exactly one sequence of component types.
@@ -35,9 +35,9 @@ pub(crate) struct Table {
     /// The entity at each row.
     pub(super) owners: Vec<u32>,
     /// Cached moves: the table reached by appending a type.
-    adding: Vec<(TypeIdx, u32)>,
+    adding: Vec<(TypeIdx, TableId)>,
     /// Cached moves: the table reached by removing the component at a position.
-    removing: Vec<(u32, u32)>,
+    removing: Vec<(usize, TableId)>,
 }
 
 /// One entry of [`Table::first`].
@@ -54,11 +54,11 @@ pub(crate) struct FirstIsa {
 /// Every table of a world; table 0 is the empty layout new entities start in.
 pub(crate) struct Tables {
     pub(super) list: Vec<Table>,
-    pub(super) by_layout: HashMap<Box<[TypeIdx]>, u32>,
+    pub(super) by_layout: HashMap<Box<[TypeIdx]>, TableId>,
 }
 
 /// The empty layout's table.
-pub(crate) const EMPTY_TABLE: u32 = 0;
+pub(crate) const EMPTY_TABLE: TableId = TableId(0);
 
 impl Default for Tables {
     fn default() -> Self {
@@ -103,7 +103,7 @@ impl Table {
 
     /// The components of the entity at `row`, in insertion order.
     #[inline]
-    pub fn comps(&self, row: u32) -> Comps<'_> {
+    pub fn comps(&self, row: RowId) -> Comps<'_> {
         Comps {
             places: self.layout.iter(),
             row,
@@ -113,7 +113,7 @@ impl Table {
     /// The position of the first component that is-a type `t`.
     #[inline]
     pub fn position_of(&self, t: TypeIdx) -> Option<usize> {
-        match self.first.get(t as usize) {
+        match self.first.get(t.index()) {
             Some(f) if f.pos != 0 => Some(f.pos as usize - 1),
             _ => None,
         }
@@ -122,7 +122,7 @@ impl Table {
     /// The position of the first component of exactly type `t`.
     #[inline]
     pub fn position_exact(&self, t: TypeIdx) -> Option<usize> {
-        match self.first.get(t as usize) {
+        match self.first.get(t.index()) {
             // No component before it is-a `t`, so none is exactly `t`.
             Some(f) if f.pos != 0 && f.place.ty == t => Some(f.pos as usize - 1),
             Some(f) if f.pos != 0 => self.layout.iter().position(|p| p.ty == t),
@@ -133,7 +133,7 @@ impl Table {
     /// The first component that is-a type `t`.
     #[inline]
     pub fn first_isa(&self, t: TypeIdx) -> Option<Place> {
-        match self.first.get(t as usize) {
+        match self.first.get(t.index()) {
             Some(f) if f.pos != 0 => Some(f.place),
             _ => None,
         }
@@ -143,7 +143,7 @@ impl Table {
     /// which its type meets `t`.
     #[inline]
     pub fn first_isa_level(&self, t: TypeIdx) -> Option<(Place, usize)> {
-        match self.first.get(t as usize) {
+        match self.first.get(t.index()) {
             Some(f) if f.pos != 0 => Some((f.place, f.level as usize)),
             _ => None,
         }
@@ -152,8 +152,8 @@ impl Table {
 
 impl Tables {
     /// Makes room for `additional` more owners in `table`.
-    pub fn reserve_owners(&mut self, table: u32, additional: usize) {
-        self.list[table as usize].owners.reserve(additional);
+    pub fn reserve_owners(&mut self, table: TableId, additional: usize) {
+        self.list[table.index()].owners.reserve(additional);
     }
 }
 
@@ -168,7 +168,7 @@ impl Deref for Tables {
 #[derive(Clone)]
 pub(crate) struct Comps<'w> {
     places: std::slice::Iter<'w, Place>,
-    row: u32,
+    row: RowId,
 }
 
 impl Iterator for Comps<'_> {
@@ -203,7 +203,7 @@ impl Comps<'_> {
     pub fn none() -> Self {
         Comps {
             places: [].iter(),
-            row: 0,
+            row: RowId(0),
         }
     }
 }
@@ -211,16 +211,16 @@ impl Comps<'_> {
 impl Storage {
     /// The table holding `types` in this order, created on first use. Every
     /// type must have a column.
-    pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> u32 {
+    pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> TableId {
         if let Some(&table) = self.tables.by_layout.get(types) {
             return table;
         }
-        let table = self.tables.list.len() as u32;
+        let table = TableId::from_index(self.tables.list.len());
         let layout: Box<[Place]> = types
             .iter()
             .map(|&ty| Place {
                 ty,
-                seg: self.columns[ty as usize]
+                seg: self.columns[ty.index()]
                     .as_mut()
                     .expect("a stored type has a column")
                     .add_segment(table),
@@ -241,11 +241,11 @@ impl Storage {
             let info = self.types.info(place.ty);
             let chain = std::iter::once(&place.ty).chain(info.ancestors().iter());
             for (level, &t) in chain.enumerate() {
-                if first.len() <= t as usize {
-                    first.resize(t as usize + 1, FirstIsa::default());
+                if first.len() <= t.index() {
+                    first.resize(t.index() + 1, FirstIsa::default());
                 }
-                if first[t as usize].pos == 0 {
-                    first[t as usize] = FirstIsa {
+                if first[t.index()].pos == 0 {
+                    first[t.index()] = FirstIsa {
                         pos: pos as u32 + 1,
                         level: level as u32,
                         place: *place,
@@ -266,41 +266,39 @@ impl Storage {
     }
 
     /// The table of `from`'s layout with `ty` appended.
-    pub(crate) fn table_adding(&mut self, from: u32, ty: TypeIdx) -> u32 {
-        let cached = self.tables[from as usize].adding.iter().find(|e| e.0 == ty);
+    pub(crate) fn table_adding(&mut self, from: TableId, ty: TypeIdx) -> TableId {
+        let cached = self.tables[from.index()].adding.iter().find(|e| e.0 == ty);
         if let Some(&(_, to)) = cached {
             return to;
         }
-        let types: Vec<TypeIdx> = self.tables[from as usize]
+        let types: Vec<TypeIdx> = self.tables[from.index()]
             .layout
             .iter()
             .map(|p| p.ty)
             .chain([ty])
             .collect();
         let to = self.table_for(&types);
-        self.tables.list[from as usize].adding.push((ty, to));
+        self.tables.list[from.index()].adding.push((ty, to));
         to
     }
 
     /// The table of `from`'s layout without its component at `pos`.
-    pub(crate) fn table_removing(&mut self, from: u32, pos: usize) -> u32 {
-        let cached = self.tables[from as usize]
+    pub(crate) fn table_removing(&mut self, from: TableId, pos: usize) -> TableId {
+        let cached = self.tables[from.index()]
             .removing
             .iter()
-            .find(|e| e.0 as usize == pos);
+            .find(|e| e.0 == pos);
         if let Some(&(_, to)) = cached {
             return to;
         }
-        let layout = &self.tables[from as usize].layout;
+        let layout = &self.tables[from.index()].layout;
         let types: Vec<TypeIdx> = layout[..pos]
             .iter()
             .chain(&layout[pos + 1..])
             .map(|p| p.ty)
             .collect();
         let to = self.table_for(&types);
-        self.tables.list[from as usize]
-            .removing
-            .push((pos as u32, to));
+        self.tables.list[from.index()].removing.push((pos, to));
         to
     }
 }

@@ -95,17 +95,17 @@ impl TypeInfo {
 /// Whether bit `bit` is set.
 #[inline]
 pub(crate) fn has_bit(bits: &[u64], bit: TypeIdx) -> bool {
-    bits.get(bit as usize / 64)
-        .is_some_and(|word| word >> (bit % 64) & 1 == 1)
+    bits.get(bit.index() / 64)
+        .is_some_and(|word| word >> (bit.0 % 64) & 1 == 1)
 }
 
 /// Sets bit `bit`, growing the set as needed.
 fn set_bit(bits: &mut Vec<u64>, bit: TypeIdx) {
-    let word = bit as usize / 64;
+    let word = bit.index() / 64;
     if bits.len() <= word {
         bits.resize(word + 1, 0);
     }
-    bits[word] |= 1 << (bit % 64);
+    bits[word] |= 1 << (bit.0 % 64);
 }
 
 /// The bit set of `own` and `ancestors` (all indices of the same world).
@@ -139,7 +139,7 @@ impl Hasher for TypeIdHasher {
 type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
 /// Marks a type number with no entry in this world.
-const NO_TYPE: TypeIdx = TypeIdx::MAX;
+const NO_TYPE: TypeIdx = TypeIdx(u32::MAX);
 
 /// Every component type of one world, indexed by [`TypeIdx`].
 #[derive(Default)]
@@ -173,7 +173,7 @@ impl Types {
     /// The entry of type `ty`.
     #[inline]
     pub fn info(&self, ty: TypeIdx) -> &TypeInfo {
-        &self.infos[ty as usize]
+        &self.infos[ty.index()]
     }
 
     /// How many types the world has seen.
@@ -186,13 +186,13 @@ impl Types {
         self.infos
             .iter()
             .enumerate()
-            .map(|(ty, info)| (ty as TypeIdx, info))
+            .map(|(ty, info)| (TypeIdx::from_index(ty), info))
     }
 
     /// The serial for a new component of exactly type `ty`.
     #[inline]
     pub fn take_serial(&mut self, ty: TypeIdx) -> u32 {
-        let info = &mut self.infos[ty as usize];
+        let info = &mut self.infos[ty.index()];
         let serial = info.next_serial;
         info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
         serial
@@ -207,7 +207,7 @@ impl Types {
     ) -> TypeIdx {
         let keys = vtable.chain.keys();
         let flags = vtable.chain.multiple_flags();
-        let mut indices: Vec<TypeIdx> = vec![0; keys.len()];
+        let mut indices: Vec<TypeIdx> = vec![TypeIdx(0); keys.len()];
         for level in (0..keys.len()).rev() {
             let key = keys[level];
             indices[level] = match self.by_id.get(&key.type_id()) {
@@ -217,11 +217,11 @@ impl Types {
         }
         for (level, &ty) in indices.iter().enumerate() {
             for &ancestor in &indices[level..] {
-                set_bit(&mut self.infos[ancestor as usize].descendant_bits, ty);
+                set_bit(&mut self.infos[ancestor.index()].descendant_bits, ty);
             }
         }
         let own = indices[0];
-        let info = &mut self.infos[own as usize];
+        let info = &mut self.infos[own.index()];
         info.vtable = Some(vtable);
         info.ops = Some((vtable.ops)());
         info.has_requirements = has_requirements;
@@ -230,7 +230,7 @@ impl Types {
 
     /// A new entry for `key`, whose ancestors are already entered.
     fn push(&mut self, key: ComponentKey, multiple: bool, ancestors: &[TypeIdx]) -> TypeIdx {
-        let ty = TypeIdx::try_from(self.infos.len()).expect("fewer than u32::MAX component types");
+        let ty = TypeIdx::from_index(self.infos.len());
         self.infos.push(TypeInfo {
             key,
             multiple,

@@ -1,6 +1,6 @@
 //! Spawning an entity with several components at once.
 
-use crate::entity::TypeIdx;
+use crate::entity::{TableId, TypeIdx};
 use crate::{Component, EntityId, Error, World};
 
 /// A tuple of components spawned together by [`World::spawn_with`] and
@@ -41,14 +41,14 @@ pub trait Bundle: Send + Sync + 'static {
     /// layout is the bundle's), for an entity that has just entered it; the
     /// bundle was found conflict-free by [`Bundle::__plan`].
     #[doc(hidden)]
-    fn __push(self, world: &mut World, table: u32);
+    fn __push(self, world: &mut World, table: TableId);
 
     /// Spawns one entity per bundle into `table` (the bundle's layout, with
     /// no type twice) with the columns downcast once for the whole batch.
     #[doc(hidden)]
     fn __spawn_all<I: Iterator<Item = Self>>(
         world: &mut World,
-        table: u32,
+        table: TableId,
         bundles: I,
         ids: &mut Vec<EntityId>,
     ) where
@@ -75,7 +75,7 @@ macro_rules! tuple_bundle {
             }
 
             #[allow(non_snake_case)]
-            fn __push(self, world: &mut World, table: u32) {
+            fn __push(self, world: &mut World, table: TableId) {
                 let ($($name,)+) = self;
                 let mut positions = 0..;
                 $(
@@ -88,7 +88,7 @@ macro_rules! tuple_bundle {
             #[allow(non_snake_case)]
             fn __spawn_all<It: Iterator<Item = Self>>(
                 world: &mut World,
-                table: u32,
+                table: TableId,
                 bundles: It,
                 ids: &mut Vec<EntityId>,
             ) {
@@ -226,7 +226,7 @@ impl World {
     /// bundle can be pushed without checks (see [`World::plan`]); worked
     /// out once per bundle type and world.
     #[inline]
-    fn bundle_table<B: Bundle>(&mut self) -> Option<u32> {
+    fn bundle_table<B: Bundle>(&mut self) -> Option<TableId> {
         let key = std::any::TypeId::of::<B>();
         if let Some(&table) = self.bundle_tables.get(&key) {
             return table;

@@ -27,7 +27,7 @@ use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstanceId {
-    pub(crate) ty: u32,
+    pub(crate) ty: crate::entity::TypeIdx,
     pub(crate) serial: u32,
 }
 
@@ -46,13 +46,13 @@ impl InstanceId {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub const fn to_bits(self) -> u64 {
-        ((self.ty as u64) << 32) | self.serial as u64
+        ((self.ty.0 as u64) << 32) | self.serial as u64
     }
 }
 
 impl fmt::Debug for InstanceId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}.{}", self.ty, self.serial)
+        write!(f, "#{}.{}", self.ty.0, self.serial)
     }
 }
 

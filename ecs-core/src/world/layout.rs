@@ -3,7 +3,7 @@
 //! moves themselves belong to [`Storage`](crate::storage::Storage); these
 //! wrappers pair them with the entity table.
 
-use crate::entity::{CompRef, Entities, EntitySlot, TypeIdx};
+use crate::entity::{CompRef, Entities, EntitySlot, TableId, TypeIdx};
 use crate::storage::{Comps, Place, Storage};
 use crate::world::World;
 
@@ -86,7 +86,7 @@ impl World {
     /// Spawns an entity straight into `table`; the caller pushes one value
     /// onto each of the table's segments.
     #[inline]
-    pub(crate) fn spawn_in(&mut self, table: u32) -> crate::EntityId {
+    pub(crate) fn spawn_in(&mut self, table: TableId) -> crate::EntityId {
         let index = self.entities.alloc();
         self.storage.enter_table(&mut self.entities, index, table);
         self.entities.id_at(index)
@@ -94,7 +94,7 @@ impl World {
 
     /// See [`Storage::relocate`].
     #[inline]
-    pub(crate) fn relocate(&mut self, index: u32, to: u32, skip: Option<usize>) {
+    pub(crate) fn relocate(&mut self, index: u32, to: TableId, skip: Option<usize>) {
         self.storage.relocate(&mut self.entities, index, to, skip);
     }
 
@@ -140,7 +140,7 @@ impl World {
 
     /// See [`Storage::table_for`].
     #[inline]
-    pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> u32 {
+    pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> TableId {
         self.storage.table_for(types)
     }
 

@@ -1,7 +1,7 @@
 //! Component lookups on one entity, shared by [`EntityRef`](crate::EntityRef)
 //! and [`EntityMut`](crate::EntityMut).
 
-use crate::entity::TypeIdx;
+use crate::entity::{SegId, TypeIdx};
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
@@ -37,7 +37,7 @@ impl World {
         let types = self.storage.types();
         // Each is a distinct segment, since all of an entity's components
         // sit at one row.
-        let wanted: Vec<(TypeIdx, u32)> = self
+        let wanted: Vec<(TypeIdx, SegId)> = self
             .comps(index)
             .filter(|c| types.info(c.ty).is_a(c.ty, t))
             .map(|c| (c.ty, c.seg))

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use crate::component::ComponentVTable;
-use crate::entity::{CompRef, Entities, TypeIdx};
+use crate::entity::{CompRef, Entities, TableId, TypeIdx};
 use crate::storage::{Column, Storage, TypeIdHasher, EMPTY_TABLE};
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 
@@ -56,7 +56,7 @@ pub struct World {
     layers: Vec<u32>,
     /// Per bundle type: the table its entities start in, or `None` when the
     /// bundle needs the checked path (requirements, hooks, or a clash).
-    bundle_tables: HashMap<TypeId, Option<u32>, BuildHasherDefault<TypeIdHasher>>,
+    bundle_tables: HashMap<TypeId, Option<TableId>, BuildHasherDefault<TypeIdHasher>>,
     runtime: crate::runtime::RuntimeState,
 }
 
@@ -139,7 +139,7 @@ impl World {
     }
 
     /// Makes room for `additional` more rows in `table`.
-    pub(crate) fn reserve_table(&mut self, table: u32, additional: usize) {
+    pub(crate) fn reserve_table(&mut self, table: TableId, additional: usize) {
         self.storage.reserve_table(table, additional);
     }
 

@@ -5,14 +5,14 @@
 
 use std::marker::PhantomData;
 
-use crate::entity::{Entities, TypeIdx};
+use crate::entity::{Entities, SegId, TypeIdx};
 use crate::storage::raw::{Strided, StridedMut};
 use crate::storage::{Others, Segment, Table, Types};
 use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, Error};
 
 /// Where a table keeps the first component that is-a `B`.
-fn first_isa(table: &Table, types: &Types, b: TypeIdx) -> Option<(TypeIdx, u32)> {
+fn first_isa(table: &Table, types: &Types, b: TypeIdx) -> Option<(TypeIdx, SegId)> {
     table
         .layout()
         .iter()
@@ -78,7 +78,7 @@ impl World {
                 types: None,
                 tables: &[],
                 others: Others::none(),
-                b: 0,
+                b: TypeIdx(0),
                 _marker: PhantomData,
             });
         };
@@ -196,14 +196,14 @@ impl World {
         let (own, mut others) = split.into_parts();
         let mut visited = 0;
         for seg in own.segments_mut() {
-            let table = &tables[seg.table() as usize];
+            let table = &tables[seg.table().index()];
             let Some((bty, bseg)) = first_isa(table, types, b) else {
                 continue;
             };
             let Some(column) = others.get_mut(bty) else {
                 continue;
             };
-            let bsegment = &mut column.segments_mut()[bseg as usize];
+            let bsegment = &mut column.segments_mut()[bseg.index()];
             let b = if bty == b {
                 PairB::Exact(bsegment.values_mut::<B>())
             } else {
@@ -299,10 +299,10 @@ struct Walk<'w, A, B> {
 }
 
 impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
-    fn source(&self, types: &Types, (bty, bseg): (TypeIdx, u32)) -> Option<Strided<'w, B>> {
+    fn source(&self, types: &Types, (bty, bseg): (TypeIdx, SegId)) -> Option<Strided<'w, B>> {
         let column = self.others.get(bty)?;
         let level = types.level_of::<B>(bty, self.b)?;
-        column.segments()[bseg as usize].iter_as::<B>(level)
+        column.segments()[bseg.index()].iter_as::<B>(level)
     }
 }
 
@@ -314,7 +314,7 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
         loop {
             let Some(walk) = self.current.as_mut() else {
                 let seg = self.segs.next()?;
-                let table = &self.tables[seg.table() as usize];
+                let table = &self.tables[seg.table().index()];
                 let types = self.types?;
                 let source = first_isa(table, types, self.b).and_then(|b| self.source(types, b));
                 if let Some(b) = source {
