@@ -3,7 +3,7 @@
 
 use crate::component::ops::lacking;
 use crate::data::catalog::component_type;
-use crate::entity::TypeIdx;
+use crate::entity::{EntityIndex, TypeIdx};
 use crate::world::instance::ComponentInfo;
 use crate::world::prepared::PreparedEntity;
 use crate::world::World;
@@ -26,7 +26,7 @@ impl World {
     /// A copy of the entity (and with `deep`, its subtree) as values to
     /// spawn; fails before anything is created when a component lacks
     /// `Clone` (or its `clone` panics).
-    fn prepare_clone(&self, index: u32, deep: bool) -> Result<PreparedEntity, Error> {
+    fn prepare_clone(&self, index: EntityIndex, deep: bool) -> Result<PreparedEntity, Error> {
         let slot = &self.slot(index);
         let mut prepared = PreparedEntity::new();
         prepared.name = self.name_of(index).map(str::to_owned);

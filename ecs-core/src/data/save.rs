@@ -11,6 +11,7 @@
 //! `id`s are positions in the file, not [`EntityId`]s: a loaded world
 //! numbers its entities afresh, in file order.
 
+use crate::entity::EntityIndex;
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
@@ -80,7 +81,7 @@ impl World {
             .flat_map(|root| self.hierarchy().subtree(root.index))
             .map(|index| self.id_at(index))
             .collect();
-        let position: HashMap<u32, usize> = ids
+        let position: HashMap<EntityIndex, usize> = ids
             .iter()
             .enumerate()
             .map(|(i, id)| (id.index, i))

@@ -2,7 +2,7 @@
 //! generation after despawn, each recording where the entity's components
 //! live.
 
-use super::{EntityId, EntitySlot};
+use super::{EntityId, EntityIndex, EntitySlot};
 
 /// A number no other world in the process has, stamped on every id a world
 /// hands out so that other worlds refuse it.
@@ -20,7 +20,7 @@ impl Default for WorldTag {
 pub(crate) struct Entities {
     tag: WorldTag,
     slots: Vec<EntitySlot>,
-    free: Vec<u32>,
+    free: Vec<EntityIndex>,
     live: usize,
 }
 
@@ -34,18 +34,18 @@ impl Entities {
     /// A slot for a new live entity, enabled, with no location yet: the
     /// caller enters it into a table.
     #[inline]
-    pub fn alloc(&mut self) -> u32 {
+    pub fn alloc(&mut self) -> EntityIndex {
         self.live += 1;
         match self.free.pop() {
             Some(index) => {
-                let slot = &mut self.slots[index as usize];
+                let slot = &mut self.slots[index.index()];
                 slot.alive = true;
                 slot.disabled = false;
                 slot.killed = false;
                 index
             }
             None => {
-                let index = u32::try_from(self.slots.len()).expect("more than u32::MAX entities");
+                let index = EntityIndex::from_index(self.slots.len());
                 self.slots.push(EntitySlot {
                     alive: true,
                     ..EntitySlot::default()
@@ -56,8 +56,8 @@ impl Entities {
     }
 
     /// Frees the slot of live entity `index`: its ids stop answering.
-    pub fn free(&mut self, index: u32) {
-        let slot = &mut self.slots[index as usize];
+    pub fn free(&mut self, index: EntityIndex) {
+        let slot = &mut self.slots[index.index()];
         slot.alive = false;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(index);
@@ -76,29 +76,29 @@ impl Entities {
         id.world == self.tag.0
             && self
                 .slots
-                .get(id.index as usize)
+                .get(id.index.index())
                 .is_some_and(|slot| slot.alive && slot.generation == id.generation)
     }
 
     /// The slot of entity `index`.
     #[inline]
-    pub fn slot(&self, index: u32) -> &EntitySlot {
-        &self.slots[index as usize]
+    pub fn slot(&self, index: EntityIndex) -> &EntitySlot {
+        &self.slots[index.index()]
     }
 
     /// Mutable twin of [`Entities::slot`].
     #[inline]
-    pub fn slot_mut(&mut self, index: u32) -> &mut EntitySlot {
-        &mut self.slots[index as usize]
+    pub fn slot_mut(&mut self, index: EntityIndex) -> &mut EntitySlot {
+        &mut self.slots[index.index()]
     }
 
     /// The id of the entity in slot `index` (live or not).
     #[inline]
-    pub fn id_at(&self, index: u32) -> EntityId {
+    pub fn id_at(&self, index: EntityIndex) -> EntityId {
         EntityId {
             world: self.tag.0,
             index,
-            generation: self.slots[index as usize].generation,
+            generation: self.slots[index.index()].generation,
         }
     }
 
@@ -120,7 +120,7 @@ impl Entities {
             .filter(|(_, slot)| slot.alive)
             .map(|(index, slot)| EntityId {
                 world: self.tag.0,
-                index: index as u32,
+                index: EntityIndex::from_index(index),
                 generation: slot.generation,
             })
     }

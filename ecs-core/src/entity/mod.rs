@@ -26,7 +26,7 @@ pub(crate) use entities::Entities;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EntityId {
     pub(crate) world: u32,
-    pub(crate) index: u32,
+    pub(crate) index: EntityIndex,
     pub(crate) generation: u32,
 }
 
@@ -44,7 +44,7 @@ impl EntityId {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub const fn index(self) -> u32 {
-        self.index
+        self.index.0
     }
 
     /// How many times the slot had been reused when this id was handed out.
@@ -77,13 +77,13 @@ impl EntityId {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub const fn to_bits(self) -> u64 {
-        ((self.generation as u64) << 32) | self.index as u64
+        ((self.generation as u64) << 32) | self.index.0 as u64
     }
 }
 
 impl fmt::Debug for EntityId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}v{}", self.index, self.generation)
+        write!(f, "{}v{}", self.index.0, self.generation)
     }
 }
 
@@ -121,6 +121,11 @@ macro_rules! index_type {
     };
 }
 
+index_type!(
+    /// Index of an entity's slot: unique among live entities, reused (with
+    /// a new generation) after despawn.
+    EntityIndex
+);
 index_type!(
     /// Index of a component type inside one world's type registry.
     TypeIdx

@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use crate::entity::{CompRef, RowId, SegId, TypeIdx};
+use crate::entity::{CompRef, EntityIndex, RowId, SegId, TypeIdx};
 use crate::runtime::context::Context;
 use crate::storage::{Column, DISABLED, STARTED};
 use crate::world::World;
@@ -627,7 +627,7 @@ impl World {
     /// enabled, and each comes after the components of that operation that
     /// meet its requirements (Unity's `RequireComponent` order), otherwise in
     /// storage order.
-    pub(crate) fn fire_added_hooks(&mut self, index: u32, from: usize) {
+    pub(crate) fn fire_added_hooks(&mut self, index: EntityIndex, from: usize) {
         if !self.layout_of(index)[from..]
             .iter()
             .any(|p| self.has_hooks(p.ty))
@@ -654,11 +654,11 @@ impl World {
     /// positions (from `from` on) of the components that meet its
     /// requirements: the first component that is-a each required type, the
     /// one `require.rs` finds before adding a default.
-    fn requirements_first(&self, index: u32, from: usize) -> Vec<usize> {
+    fn requirements_first(&self, index: EntityIndex, from: usize) -> Vec<usize> {
         /// Pushes `pos` after what meets its requirements, depth first.
         fn visit(
             world: &World,
-            (index, from): (u32, usize),
+            (index, from): (EntityIndex, usize),
             pos: usize,
             seen: &mut [bool],
             order: &mut Vec<usize>,
@@ -711,7 +711,7 @@ impl World {
 
     /// Fires `hook` on each of the entity's components with hooks, in
     /// insertion order; with `enabled_only`, only on enabled components.
-    pub(crate) fn fire_on_entity(&mut self, index: u32, hook: Hook, enabled_only: bool) {
+    pub(crate) fn fire_on_entity(&mut self, index: EntityIndex, hook: Hook, enabled_only: bool) {
         let comps: Vec<CompRef> = self.comps(index).collect();
         for c in comps {
             let enabled = self

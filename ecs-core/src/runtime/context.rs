@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::entity::TypeIdx;
+use crate::entity::{EntityIndex, TypeIdx};
 use crate::world::World;
 use crate::{Bundle, Component, EntityId, Error};
 
@@ -35,7 +35,7 @@ use crate::{Bundle, Component, EntityId, Error};
 /// ```
 pub struct Context<'w> {
     world: &'w mut World,
-    entity: u32,
+    entity: EntityIndex,
     id: EntityId,
     busy: TypeIdx,
     /// A second lent type: the typed sibling of `behaviour(with = S)`.
@@ -43,7 +43,7 @@ pub struct Context<'w> {
 }
 
 impl<'w> Context<'w> {
-    pub(crate) fn new(world: &'w mut World, entity: u32, busy: TypeIdx) -> Self {
+    pub(crate) fn new(world: &'w mut World, entity: EntityIndex, busy: TypeIdx) -> Self {
         let id = world.id_at(entity);
         Self::with_id(world, id, busy)
     }

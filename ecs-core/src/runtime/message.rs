@@ -4,7 +4,7 @@
 
 use std::any::{Any, TypeId};
 
-use crate::entity::CompRef;
+use crate::entity::{CompRef, EntityIndex};
 use crate::runtime::behaviour::with_column_out;
 use crate::runtime::context::Context;
 use crate::storage::DISABLED;
@@ -80,7 +80,7 @@ pub trait DeclaresReceive<M> {}
 /// The entry point delivering one message type to one component type.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
-pub struct ReceiverFn(fn(&mut World, u32, CompRef, &dyn Any) -> bool);
+pub struct ReceiverFn(fn(&mut World, EntityIndex, CompRef, &dyn Any) -> bool);
 
 impl ReceiverFn {
     /// Delivers `M` to `C`, unless that component is disabled; `true` when
@@ -92,7 +92,7 @@ impl ReceiverFn {
 
 fn deliver<C: Receive<M>, M: 'static>(
     world: &mut World,
-    owner: u32,
+    owner: EntityIndex,
     comp: CompRef,
     message: &dyn Any,
 ) -> bool {
@@ -198,13 +198,13 @@ impl World {
     /// ```
     pub fn send_upwards<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
         self.check(id)?;
-        let order: Vec<u32> = std::iter::once(id.index)
+        let order: Vec<EntityIndex> = std::iter::once(id.index)
             .chain(self.hierarchy().ancestors(id.index))
             .collect();
         Ok(self.deliver_along(&order, message))
     }
 
-    fn deliver_along<M: 'static>(&mut self, order: &[u32], message: &M) -> usize {
+    fn deliver_along<M: 'static>(&mut self, order: &[EntityIndex], message: &M) -> usize {
         // One lookup per component type, not per component.
         let table: Vec<Option<ReceiverFn>> = self
             .storage()
@@ -237,7 +237,7 @@ impl World {
 
     fn deliver_each<M: 'static>(
         &mut self,
-        order: &[u32],
+        order: &[EntityIndex],
         table: &[Option<ReceiverFn>],
         message: &M,
     ) -> usize {

@@ -1,15 +1,16 @@
 //! The scene graph: parent/child links between entities (seed 004, Unity's
 //! Transform hierarchy). Children keep the order they were attached in.
 
+use crate::entity::EntityIndex;
 use crate::world::World;
 use crate::{EntityId, EntityMut, EntityRef, Error};
 
-const NO_PARENT: u32 = u32::MAX;
+const NO_PARENT: EntityIndex = EntityIndex(u32::MAX);
 
 #[derive(Debug, Clone)]
 struct Node {
-    parent: u32,
-    children: Vec<u32>,
+    parent: EntityIndex,
+    children: Vec<EntityIndex>,
 }
 
 impl Default for Node {
@@ -29,17 +30,17 @@ pub(crate) struct Hierarchy {
 }
 
 impl Hierarchy {
-    pub fn parent(&self, index: u32) -> Option<u32> {
-        let parent = self.nodes.get(index as usize)?.parent;
+    pub fn parent(&self, index: EntityIndex) -> Option<EntityIndex> {
+        let parent = self.nodes.get(index.index())?.parent;
         (parent != NO_PARENT).then_some(parent)
     }
 
-    pub fn children(&self, index: u32) -> &[u32] {
-        self.nodes.get(index as usize).map_or(&[], |n| &n.children)
+    pub fn children(&self, index: EntityIndex) -> &[EntityIndex] {
+        self.nodes.get(index.index()).map_or(&[], |n| &n.children)
     }
 
-    fn node_mut(&mut self, index: u32) -> &mut Node {
-        let i = index as usize;
+    fn node_mut(&mut self, index: EntityIndex) -> &mut Node {
+        let i = index.index();
         if self.nodes.len() <= i {
             self.nodes.resize_with(i + 1, Node::default);
         }
@@ -47,7 +48,7 @@ impl Hierarchy {
     }
 
     /// Unlinks `child` from its parent, if any.
-    pub fn detach(&mut self, child: u32) {
+    pub fn detach(&mut self, child: EntityIndex) {
         if let Some(parent) = self.parent(child) {
             self.node_mut(parent).children.retain(|&c| c != child);
             self.node_mut(child).parent = NO_PARENT;
@@ -56,7 +57,7 @@ impl Hierarchy {
 
     /// Links `child` under `parent`, last among its children; the caller has
     /// ruled out cycles.
-    fn attach(&mut self, child: u32, parent: u32) {
+    fn attach(&mut self, child: EntityIndex, parent: EntityIndex) {
         self.detach(child);
         self.node_mut(child).parent = parent;
         self.node_mut(parent).children.push(child);
@@ -64,7 +65,7 @@ impl Hierarchy {
 
     /// `index` and its descendants, depth-first, parents before children,
     /// children in attach order.
-    pub fn subtree(&self, index: u32) -> Vec<u32> {
+    pub fn subtree(&self, index: EntityIndex) -> Vec<EntityIndex> {
         let mut out = Vec::new();
         let mut stack = vec![index];
         while let Some(i) = stack.pop() {
@@ -75,7 +76,7 @@ impl Hierarchy {
     }
 
     /// The parent, grandparent, ... of `index`.
-    pub fn ancestors(&self, index: u32) -> impl Iterator<Item = u32> + '_ {
+    pub fn ancestors(&self, index: EntityIndex) -> impl Iterator<Item = EntityIndex> + '_ {
         std::iter::successors(self.parent(index), move |&i| self.parent(i))
     }
 }

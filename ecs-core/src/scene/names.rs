@@ -1,5 +1,6 @@
 //! Entity names: rename, find the first entity with a name, find all.
 
+use crate::entity::EntityIndex;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -27,11 +28,11 @@ pub(crate) struct Names {
 struct NameSlots {
     text: Arc<str>,
     /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.
-    entries: Vec<(u64, u32)>,
+    entries: Vec<(u64, EntityIndex)>,
     live: usize,
 }
 
-const GONE: u32 = u32::MAX;
+const GONE: EntityIndex = EntityIndex(u32::MAX);
 
 impl NameSlots {
     fn remove(&mut self, order: u64) {
@@ -44,7 +45,7 @@ impl NameSlots {
         }
     }
 
-    fn slots(&self) -> impl Iterator<Item = u32> + '_ {
+    fn slots(&self) -> impl Iterator<Item = EntityIndex> + '_ {
         self.entries
             .iter()
             .map(|&(_, slot)| slot)
@@ -75,15 +76,15 @@ impl Hasher for Fnv {
 }
 
 impl Names {
-    pub fn get(&self, index: u32) -> Option<&str> {
-        let (name, _) = (*self.by_slot.get(index as usize)?)?;
+    pub fn get(&self, index: EntityIndex) -> Option<&str> {
+        let (name, _) = (*self.by_slot.get(index.index())?)?;
         Some(&self.names[name as usize].text)
     }
 
     /// Gives slot `index` the name, or none; a renamed entity goes to the
     /// end of its new name's list.
-    pub fn set(&mut self, index: u32, name: Option<&str>) {
-        let slot = index as usize;
+    pub fn set(&mut self, index: EntityIndex, name: Option<&str>) {
+        let slot = index.index();
         if let Some(Some((old, order))) = self.by_slot.get_mut(slot).map(Option::take) {
             self.names[old as usize].remove(order);
         }
@@ -118,8 +119,8 @@ impl Names {
     }
 
     /// Names the unnamed slot `index` with the interned name `id`.
-    pub fn give(&mut self, index: u32, id: u32) {
-        let slot = index as usize;
+    pub fn give(&mut self, index: EntityIndex, id: u32) {
+        let slot = index.index();
         debug_assert!(self.get(index).is_none(), "give is for unnamed slots");
         let order = self.next;
         self.next += 1;
@@ -132,7 +133,7 @@ impl Names {
         self.by_slot[slot] = Some((id, order));
     }
 
-    fn slots(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
+    fn slots(&self, name: &str) -> impl Iterator<Item = EntityIndex> + '_ {
         self.index
             .get(name)
             .into_iter()

@@ -1,6 +1,7 @@
 //! Component search in the scene graph: Unity's `GetComponentInChildren`
 //! and `GetComponentInParent`, and Lifish's recursive `getAllRecursive`.
 
+use crate::entity::EntityIndex;
 use crate::world::World;
 use crate::{Component, EntityId, Error};
 
@@ -66,7 +67,7 @@ impl TreeFilter {
         skip_killed: true,
     };
 
-    fn admits(self, world: &World, index: u32) -> bool {
+    fn admits(self, world: &World, index: EntityIndex) -> bool {
         let slot = &world.slot(index);
         let skipped = (self.skip_disabled && slot.disabled) || (self.skip_killed && slot.killed);
         !skipped
@@ -185,7 +186,7 @@ impl World {
         filter: TreeFilter,
     ) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
         self.check(id)?;
-        let order: Vec<u32> = std::iter::once(id.index)
+        let order: Vec<EntityIndex> = std::iter::once(id.index)
             .chain(self.hierarchy().ancestors(id.index))
             .collect();
         Ok(self.components_along(order, filter))
@@ -193,7 +194,7 @@ impl World {
 
     fn components_along<T: Component>(
         &self,
-        order: Vec<u32>,
+        order: Vec<EntityIndex>,
         filter: TreeFilter,
     ) -> impl Iterator<Item = (EntityId, &T)> + '_ {
         order

@@ -1,7 +1,7 @@
 //! Per-type columns, split into one dense segment per table, over
 //! type-erased arrays: a column is the same code for every component type.
 
-use crate::entity::{RowId, SegId, TableId};
+use crate::entity::{EntityIndex, RowId, SegId, TableId};
 use std::any::Any;
 
 use crate::component::ComponentVTable;
@@ -9,7 +9,7 @@ use crate::storage::raw::{BlobVec, Strided, StridedMut};
 use crate::storage::table::Table;
 
 /// One row as iteration sees it: owner slot, meta word, value.
-pub(crate) type Row<T> = (u32, u32, T);
+pub(crate) type Row<T> = (EntityIndex, u32, T);
 
 /// Bit of a row's meta word set while the component is disabled.
 pub(crate) const DISABLED: u32 = 1 << 31;

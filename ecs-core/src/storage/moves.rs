@@ -4,7 +4,7 @@
 //! updates the entity's slot; values taken out go to the trash, to be
 //! dropped by [`Storage::empty_trash`] once the caller is consistent again.
 
-use crate::entity::{Entities, RowId, TableId, TypeIdx};
+use crate::entity::{Entities, EntityIndex, RowId, TableId, TypeIdx};
 use crate::storage::table::EMPTY_TABLE;
 use crate::storage::Storage;
 
@@ -12,7 +12,12 @@ impl Storage {
     /// Appends entity `index` to `table`'s owners and points its slot there;
     /// the caller pushes one value onto each of the table's segments.
     #[inline]
-    pub fn enter_table(&mut self, entities: &mut Entities, index: u32, table: TableId) -> RowId {
+    pub fn enter_table(
+        &mut self,
+        entities: &mut Entities,
+        index: EntityIndex,
+        table: TableId,
+    ) -> RowId {
         let owners = &mut self.tables.list[table.index()].owners;
         let row = RowId::from_index(owners.len());
         owners.push(index);
@@ -26,7 +31,7 @@ impl Storage {
     /// the table has dropped or moved the entity's row; the table's last
     /// entity takes that row.
     #[inline]
-    pub fn leave_table(&mut self, entities: &mut Entities, index: u32) {
+    pub fn leave_table(&mut self, entities: &mut Entities, index: EntityIndex) {
         let slot = entities.slot(index);
         let (table, row) = (slot.table, slot.row);
         let owners = &mut self.tables.list[table.index()].owners;
@@ -39,7 +44,12 @@ impl Storage {
     /// Moves entity `index`'s row of each segment whose position `pick`
     /// picks into that column's trash. The table's owners are left to the
     /// caller.
-    pub fn trash_rows_of(&mut self, entities: &Entities, index: u32, pick: impl Fn(usize) -> bool) {
+    pub fn trash_rows_of(
+        &mut self,
+        entities: &Entities,
+        index: EntityIndex,
+        pick: impl Fn(usize) -> bool,
+    ) {
         let slot = entities.slot(index);
         let Storage {
             tables,
@@ -62,7 +72,7 @@ impl Storage {
 
     /// Takes entity `index` out of storage: every component to the trash,
     /// the entity out of its table.
-    pub fn remove_entity(&mut self, entities: &mut Entities, index: u32) {
+    pub fn remove_entity(&mut self, entities: &mut Entities, index: EntityIndex) {
         self.trash_rows_of(entities, index, |_| true);
         self.leave_table(entities, index);
     }
@@ -70,7 +80,7 @@ impl Storage {
     /// Takes back a row that entity `index` entered last in its table with
     /// only its first `filled` components pushed: those go to the trash and
     /// the entity is left with no components, in the empty table.
-    pub fn abandon_row(&mut self, entities: &mut Entities, index: u32, filled: usize) {
+    pub fn abandon_row(&mut self, entities: &mut Entities, index: EntityIndex, filled: usize) {
         let table = entities.slot(index).table;
         self.trash_rows_of(entities, index, |pos| pos < filled);
         let owners = &mut self.tables.list[table.index()].owners;
@@ -87,7 +97,7 @@ impl Storage {
     pub fn relocate(
         &mut self,
         entities: &mut Entities,
-        index: u32,
+        index: EntityIndex,
         to: TableId,
         skip: Option<usize>,
     ) {
@@ -104,7 +114,7 @@ impl Storage {
     pub fn trash_where(
         &mut self,
         entities: &mut Entities,
-        index: u32,
+        index: EntityIndex,
         doomed: impl Fn(usize) -> bool,
     ) {
         let layout = &self.tables[entities.slot(index).table.index()].layout;
@@ -125,7 +135,7 @@ impl Storage {
     fn relocate_skipping(
         &mut self,
         entities: &mut Entities,
-        index: u32,
+        index: EntityIndex,
         to: TableId,
         skip: impl Fn(usize) -> bool,
     ) {

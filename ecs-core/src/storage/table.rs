@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::ops::Deref;
 
-use crate::entity::{CompRef, RowId, SegId, TableId, TypeIdx};
+use crate::entity::{CompRef, EntityIndex, RowId, SegId, TableId, TypeIdx};
 use crate::storage::Storage;
 
 /// One component of a table's layout: its concrete type and the segment of
@@ -33,7 +33,7 @@ pub(crate) struct Table {
     /// own ancestors.
     pub(super) first: Box<[FirstIsa]>,
     /// The entity at each row.
-    pub(super) owners: Vec<u32>,
+    pub(super) owners: Vec<EntityIndex>,
     /// Cached moves: the table reached by appending a type.
     adding: Vec<(TypeIdx, TableId)>,
     /// Cached moves: the table reached by removing the component at a position.
@@ -87,7 +87,7 @@ impl Table {
 
     /// The entity at each row.
     #[inline]
-    pub fn owners(&self) -> &[u32] {
+    pub fn owners(&self) -> &[EntityIndex] {
         &self.owners
     }
 

@@ -1,6 +1,6 @@
 //! Spawning an entity with several components at once.
 
-use crate::entity::{TableId, TypeIdx};
+use crate::entity::{EntityIndex, TableId, TypeIdx};
 use crate::{Component, EntityId, Error, World};
 
 /// A tuple of components spawned together by [`World::spawn_with`] and
@@ -30,7 +30,7 @@ use crate::{Component, EntityId, Error, World};
 pub trait Bundle: Send + Sync + 'static {
     /// Adds every component to the entity in slot `index`, in tuple order.
     #[doc(hidden)]
-    fn __insert(self, world: &mut World, index: u32) -> Result<(), Error>;
+    fn __insert(self, world: &mut World, index: EntityIndex) -> Result<(), Error>;
 
     /// Registers the types, in tuple order; `false` when one of them has
     /// requirements or hooks (then only [`Bundle::__insert`] is right).
@@ -59,7 +59,7 @@ macro_rules! tuple_bundle {
     ($($name:ident / $col:ident),+) => {
         impl<$($name: Component),+> Bundle for ($($name,)+) {
             #[allow(non_snake_case)]
-            fn __insert(self, world: &mut World, index: u32) -> Result<(), Error> {
+            fn __insert(self, world: &mut World, index: EntityIndex) -> Result<(), Error> {
                 let ($($name,)+) = self;
                 $(world.insert(index, $name)?;)+
                 Ok(())

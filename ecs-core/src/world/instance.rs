@@ -3,7 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::{CompRef, EntityIndex, TypeIdx};
 use crate::storage::{DISABLED, SERIAL_MASK};
 use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
@@ -222,7 +222,7 @@ impl World {
     /// The entry of the live entity's component with this instance id.
     pub(crate) fn comp_by_instance(
         &self,
-        index: u32,
+        index: EntityIndex,
         instance: InstanceId,
     ) -> Option<(usize, CompRef)> {
         self.comps(index)
@@ -298,7 +298,7 @@ impl World {
         self.view_mut(comp)
     }
 
-    fn handles_of<T: Component>(&self, index: u32) -> impl Iterator<Item = Handle<T>> + '_ {
+    fn handles_of<T: Component>(&self, index: EntityIndex) -> impl Iterator<Item = Handle<T>> + '_ {
         let t = self.type_idx::<T>();
         let entity = self.id_at(index);
         self.comps(index)
@@ -310,7 +310,7 @@ impl World {
             })
     }
 
-    fn component_infos(&self, index: u32) -> impl Iterator<Item = ComponentInfo<'_>> + '_ {
+    fn component_infos(&self, index: EntityIndex) -> impl Iterator<Item = ComponentInfo<'_>> + '_ {
         self.comps(index).map(move |c| {
             let (instance, enabled) = self.instance_of(c);
             ComponentInfo {

@@ -3,7 +3,7 @@
 //! moves themselves belong to [`Storage`](crate::storage::Storage); these
 //! wrappers pair them with the entity table.
 
-use crate::entity::{CompRef, Entities, EntitySlot, TableId, TypeIdx};
+use crate::entity::{CompRef, Entities, EntityIndex, EntitySlot, TableId, TypeIdx};
 use crate::storage::{Comps, Place, Storage};
 use crate::world::World;
 
@@ -16,7 +16,7 @@ impl World {
 
     /// The slot of entity `index`.
     #[inline]
-    pub(crate) fn slot(&self, index: u32) -> &EntitySlot {
+    pub(crate) fn slot(&self, index: EntityIndex) -> &EntitySlot {
         self.entities.slot(index)
     }
 
@@ -35,26 +35,26 @@ impl World {
 
     /// The components of entity `index`, in insertion order.
     #[inline]
-    pub(crate) fn comps(&self, index: u32) -> Comps<'_> {
+    pub(crate) fn comps(&self, index: EntityIndex) -> Comps<'_> {
         let slot = self.entities.slot(index);
         self.storage.table(slot.table).comps(slot.row)
     }
 
     /// The layout of entity `index`'s table.
     #[inline]
-    pub(crate) fn layout_of(&self, index: u32) -> &[Place] {
+    pub(crate) fn layout_of(&self, index: EntityIndex) -> &[Place] {
         self.storage.table(self.entities.slot(index).table).layout()
     }
 
     /// How many components entity `index` holds.
     #[inline]
-    pub(crate) fn comp_count(&self, index: u32) -> usize {
+    pub(crate) fn comp_count(&self, index: EntityIndex) -> usize {
         self.layout_of(index).len()
     }
 
     /// The component at position `pos` of entity `index`.
     #[inline]
-    pub(crate) fn comp_at(&self, index: u32, pos: usize) -> CompRef {
+    pub(crate) fn comp_at(&self, index: EntityIndex, pos: usize) -> CompRef {
         let place = self.layout_of(index)[pos];
         CompRef {
             ty: place.ty,
@@ -65,7 +65,7 @@ impl World {
 
     /// Position in the entity's layout of the first component that is-a `t`.
     #[inline]
-    pub(crate) fn position_of(&self, index: u32, t: TypeIdx) -> Option<usize> {
+    pub(crate) fn position_of(&self, index: EntityIndex, t: TypeIdx) -> Option<usize> {
         self.storage
             .table(self.entities.slot(index).table)
             .position_of(t)
@@ -73,7 +73,7 @@ impl World {
 
     /// The entity's first component that is-a `t`.
     #[inline]
-    pub(crate) fn first_isa(&self, index: u32, t: TypeIdx) -> Option<CompRef> {
+    pub(crate) fn first_isa(&self, index: EntityIndex, t: TypeIdx) -> Option<CompRef> {
         let slot = self.entities.slot(index);
         let place = self.storage.table(slot.table).first_isa(t)?;
         Some(CompRef {
@@ -94,17 +94,17 @@ impl World {
 
     /// See [`Storage::relocate`].
     #[inline]
-    pub(crate) fn relocate(&mut self, index: u32, to: TableId, skip: Option<usize>) {
+    pub(crate) fn relocate(&mut self, index: EntityIndex, to: TableId, skip: Option<usize>) {
         self.storage.relocate(&mut self.entities, index, to, skip);
     }
 
     /// See [`Storage::trash_where`].
-    pub(crate) fn trash_where(&mut self, index: u32, doomed: impl Fn(usize) -> bool) {
+    pub(crate) fn trash_where(&mut self, index: EntityIndex, doomed: impl Fn(usize) -> bool) {
         self.storage.trash_where(&mut self.entities, index, doomed);
     }
 
     /// See [`Storage::abandon_row`].
-    pub(crate) fn abandon_row(&mut self, index: u32, filled: usize) {
+    pub(crate) fn abandon_row(&mut self, index: EntityIndex, filled: usize) {
         self.storage.abandon_row(&mut self.entities, index, filled);
     }
 

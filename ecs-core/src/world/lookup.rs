@@ -1,24 +1,27 @@
 //! Component lookups on one entity, shared by [`EntityRef`](crate::EntityRef)
 //! and [`EntityMut`](crate::EntityMut).
 
-use crate::entity::{SegId, TypeIdx};
+use crate::entity::{EntityIndex, SegId, TypeIdx};
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{Component, Error};
 
 impl World {
     #[inline(always)]
-    pub(crate) fn find<T: Component>(&self, index: u32) -> Option<&T> {
+    pub(crate) fn find<T: Component>(&self, index: EntityIndex) -> Option<&T> {
         self.storage.find(self.entities.slot(index))
     }
 
     #[inline(always)]
-    pub(crate) fn find_mut<T: Component>(&mut self, index: u32) -> Option<&mut T> {
+    pub(crate) fn find_mut<T: Component>(&mut self, index: EntityIndex) -> Option<&mut T> {
         self.storage.find_mut(self.entities.slot(index))
     }
 
     /// Every component of the entity that is-a `T`, in insertion order.
-    pub(crate) fn find_all<T: Component>(&self, index: u32) -> impl Iterator<Item = &T> + '_ {
+    pub(crate) fn find_all<T: Component>(
+        &self,
+        index: EntityIndex,
+    ) -> impl Iterator<Item = &T> + '_ {
         let t = self.type_idx::<T>();
         let list = match t {
             Some(_) => self.comps(index),
@@ -30,7 +33,7 @@ impl World {
     }
 
     /// Every component of the entity that is-a `T`, mutably, in insertion order.
-    pub(crate) fn find_all_mut<T: Component>(&mut self, index: u32) -> Vec<&mut T> {
+    pub(crate) fn find_all_mut<T: Component>(&mut self, index: EntityIndex) -> Vec<&mut T> {
         let Some(t) = self.type_idx::<T>() else {
             return Vec::new();
         };
@@ -49,7 +52,11 @@ impl World {
     /// Adds `value` (and what it requires) to entity `index`, firing the
     /// attach and enable hooks of everything added: requirements first, then
     /// the component itself.
-    pub(crate) fn insert<C: Component>(&mut self, index: u32, value: C) -> Result<&mut C, Error> {
+    pub(crate) fn insert<C: Component>(
+        &mut self,
+        index: EntityIndex,
+        value: C,
+    ) -> Result<&mut C, Error> {
         let ty = self.register::<C>();
         if self.is_plain_ty(ty) {
             // No requirements and no hooks: check, append, done.
@@ -66,7 +73,11 @@ impl World {
     /// [`World::insert`] without hooks: checks the single rule, appends the
     /// component at position `before` (the entity's old length) and then its
     /// requirements; on error nothing is left added.
-    pub(crate) fn insert_inner<C: Component>(&mut self, index: u32, value: C) -> Result<(), Error> {
+    pub(crate) fn insert_inner<C: Component>(
+        &mut self,
+        index: EntityIndex,
+        value: C,
+    ) -> Result<(), Error> {
         let ty = self.register::<C>();
         self.check_single::<C>(index, ty)?;
         let before = self.comp_count(index);
@@ -81,7 +92,12 @@ impl World {
     /// without checks: the entity moves to the table with `ty` appended.
     /// Returns the value in place.
     #[inline]
-    pub(crate) fn append<C: Component>(&mut self, index: u32, ty: TypeIdx, value: C) -> &mut C {
+    pub(crate) fn append<C: Component>(
+        &mut self,
+        index: EntityIndex,
+        ty: TypeIdx,
+        value: C,
+    ) -> &mut C {
         let place = self.make_room_for(index, ty);
         self.push_value(place, value)
     }
@@ -89,7 +105,7 @@ impl World {
     /// [`World::append`] for a boxed value of type `ty`.
     pub(crate) fn append_boxed(
         &mut self,
-        index: u32,
+        index: EntityIndex,
         ty: TypeIdx,
         value: crate::component::ops::BoxedComponent,
     ) {
@@ -100,7 +116,7 @@ impl World {
     /// Moves entity `index` to the table of its layout with `ty` appended;
     /// returns the place its new value goes, which the caller fills.
     #[inline]
-    fn make_room_for(&mut self, index: u32, ty: TypeIdx) -> Place {
+    fn make_room_for(&mut self, index: EntityIndex, ty: TypeIdx) -> Place {
         let to = self
             .storage
             .table_adding(self.entities.slot(index).table, ty);
@@ -158,14 +174,14 @@ impl World {
 
     /// For every single type `C` is-a, the entity must not hold another
     /// component that is-a that type.
-    fn check_single<C: Component>(&self, index: u32, ty: TypeIdx) -> Result<(), Error> {
+    fn check_single<C: Component>(&self, index: EntityIndex, ty: TypeIdx) -> Result<(), Error> {
         self.check_single_ty(index, ty, C::NAME)
     }
 
     /// [`World::check_single`] for a type known by index.
     pub(crate) fn check_single_ty(
         &self,
-        index: u32,
+        index: EntityIndex,
         ty: TypeIdx,
         adding: &'static str,
     ) -> Result<(), Error> {
@@ -195,7 +211,7 @@ impl World {
     }
 
     /// Removes the first component whose concrete type is exactly `T`.
-    pub(crate) fn remove_exact<T: Component>(&mut self, index: u32) -> Option<T> {
+    pub(crate) fn remove_exact<T: Component>(&mut self, index: EntityIndex) -> Option<T> {
         let t = self.type_idx::<T>()?;
         let pos = self
             .storage

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use crate::component::ComponentVTable;
-use crate::entity::{CompRef, Entities, TableId, TypeIdx};
+use crate::entity::{CompRef, Entities, EntityIndex, TableId, TypeIdx};
 use crate::storage::{Column, Storage, TypeIdHasher, EMPTY_TABLE};
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 
@@ -176,7 +176,7 @@ impl World {
 
     /// Despawns the live entity in slot `index`, whose children are gone;
     /// without `hooks` for taking back entities whose attach hooks never ran.
-    pub(crate) fn despawn_one(&mut self, index: u32, hooks: bool) {
+    pub(crate) fn despawn_one(&mut self, index: EntityIndex, hooks: bool) {
         // Rows move into the trash first; values are dropped only once the
         // world is consistent, so a panicking `Drop` cannot leave a
         // half-despawned entity behind.
@@ -188,7 +188,7 @@ impl World {
         self.entities.free(index);
         self.names.set(index, None);
         self.hierarchy.detach(index);
-        if let Some(layers) = self.layers.get_mut(index as usize) {
+        if let Some(layers) = self.layers.get_mut(index.index()) {
             *layers = crate::DEFAULT_LAYERS;
         }
         self.storage.empty_trash();
@@ -229,7 +229,7 @@ impl World {
     pub fn id_from_bits(&self, bits: u64) -> EntityId {
         EntityId {
             world: self.entities.tag(),
-            index: bits as u32,
+            index: EntityIndex(bits as u32),
             generation: (bits >> 32) as u32,
         }
     }
@@ -362,12 +362,12 @@ impl World {
         }
     }
 
-    pub(crate) fn name_of(&self, index: u32) -> Option<&str> {
+    pub(crate) fn name_of(&self, index: EntityIndex) -> Option<&str> {
         self.names.get(index)
     }
 
     /// The id of the live entity in slot `index`.
-    pub(crate) fn id_at(&self, index: u32) -> EntityId {
+    pub(crate) fn id_at(&self, index: EntityIndex) -> EntityId {
         self.entities.id_at(index)
     }
 
@@ -422,7 +422,7 @@ impl World {
     /// Takes the component at position `pos` of entity `index` (of
     /// concrete type `C`) out of the world, moving the entity's other
     /// components to the table without it.
-    pub(crate) fn take_at<C: Component>(&mut self, index: u32, pos: usize) -> C {
+    pub(crate) fn take_at<C: Component>(&mut self, index: EntityIndex, pos: usize) -> C {
         let comp = self.comp_at(index, pos);
         let to = self
             .storage

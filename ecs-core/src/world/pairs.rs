@@ -5,7 +5,7 @@
 
 use std::marker::PhantomData;
 
-use crate::entity::{Entities, SegId, TypeIdx};
+use crate::entity::{Entities, EntityIndex, SegId, TypeIdx};
 use crate::storage::raw::{Strided, StridedMut};
 use crate::storage::{Others, Segment, Table, Types};
 use crate::world::World;
@@ -292,7 +292,7 @@ pub struct PairsMut<'w, A, B> {
 
 struct Walk<'w, A, B> {
     data: std::slice::IterMut<'w, A>,
-    owners: &'w [u32],
+    owners: &'w [EntityIndex],
     row: usize,
     /// The part that is-a `B` of each row's component, in row order.
     b: Strided<'w, B>,

@@ -3,7 +3,7 @@
 //! spawned all at once.
 
 use crate::component::ops::BoxedComponent;
-use crate::entity::TypeIdx;
+use crate::entity::{EntityIndex, TypeIdx};
 use crate::storage::table::Place;
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -130,7 +130,7 @@ impl World {
 
     /// Disables the entity's component at `pos` without firing hooks (it
     /// is not attached yet).
-    pub(crate) fn disable_raw(&mut self, index: u32, pos: usize) {
+    pub(crate) fn disable_raw(&mut self, index: EntityIndex, pos: usize) {
         let comp = self.comp_at(index, pos);
         self.column_mut(comp.ty)
             .set_disabled(comp.seg, comp.row, true);
@@ -138,7 +138,7 @@ impl World {
 
     /// Adds the `Default` of every requirement the entity's components
     /// have and it lacks.
-    fn add_requirements(&mut self, index: u32) -> Result<(), Error> {
+    fn add_requirements(&mut self, index: EntityIndex) -> Result<(), Error> {
         let types: Vec<TypeIdx> = self.comps(index).map(|c| c.ty).collect();
         for ty in types {
             let mut requirements = crate::world::require::Requirements::default();

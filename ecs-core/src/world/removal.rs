@@ -1,7 +1,7 @@
 //! Removing several components at once: every component that is-a `K`, or
 //! everything an entity holds.
 
-use crate::entity::CompRef;
+use crate::entity::{CompRef, EntityIndex};
 use crate::world::World;
 use crate::{Component, EntityMut};
 
@@ -12,7 +12,7 @@ impl World {
     /// world is consistent again.
     pub(crate) fn remove_where(
         &mut self,
-        index: u32,
+        index: EntityIndex,
         mut pick: impl FnMut(&World, CompRef) -> bool,
     ) -> usize {
         let doomed: Vec<usize> = (0..self.comp_count(index))
@@ -33,7 +33,7 @@ impl World {
 
 impl World {
     /// Removes the entity's components past the first `len`, newest first.
-    pub(crate) fn truncate_components(&mut self, index: u32, len: usize) {
+    pub(crate) fn truncate_components(&mut self, index: EntityIndex, len: usize) {
         self.trash_where(index, |pos| pos >= len);
         self.empty_trash();
     }

@@ -2,11 +2,12 @@
 //! a component also adds the `Default` of each required type the entity
 //! lacks.
 
+use crate::entity::EntityIndex;
 use crate::{Component, ComponentKey, Error, World};
 
 /// Adds a default `R` to the entity in slot `index` unless it already holds
 /// a component that is-a `R`.
-type AddDefault = fn(&mut World, u32) -> Result<(), Error>;
+type AddDefault = fn(&mut World, EntityIndex) -> Result<(), Error>;
 
 /// The requirements of one component type, its own first, then its parent's.
 ///
@@ -35,7 +36,7 @@ impl Requirements {
         self.list.iter().map(|(key, _)| *key)
     }
 
-    pub(crate) fn apply(&self, world: &mut World, index: u32) -> Result<(), Error> {
+    pub(crate) fn apply(&self, world: &mut World, index: EntityIndex) -> Result<(), Error> {
         self.list.iter().try_for_each(|(_, add)| add(world, index))
     }
 
@@ -46,7 +47,7 @@ impl Requirements {
     pub(crate) fn apply_or_take_back(
         &self,
         world: &mut World,
-        index: u32,
+        index: EntityIndex,
         before: usize,
     ) -> Result<(), Error> {
         if self.is_empty() {
@@ -68,7 +69,7 @@ impl Requirements {
     }
 }
 
-fn add_default<R: RequiredComponent>(world: &mut World, index: u32) -> Result<(), Error> {
+fn add_default<R: RequiredComponent>(world: &mut World, index: EntityIndex) -> Result<(), Error> {
     if world.find::<R>(index).is_none() {
         world.insert_inner(index, R::default())?;
     }

@@ -1,7 +1,7 @@
 //! Enable/disable, kill/revive and layers: flags that change what lookups and
 //! updates see without adding or removing anything.
 
-use crate::entity::{CompRef, TypeIdx};
+use crate::entity::{CompRef, EntityIndex, TypeIdx};
 use crate::runtime::behaviour::Hook;
 use crate::storage::DISABLED;
 use crate::world::instance::InstanceId;
@@ -67,7 +67,7 @@ impl World {
     /// Entries of the entity's components that are-a `t` and pass `filter`.
     fn matching(
         &self,
-        index: u32,
+        index: EntityIndex,
         t: Option<TypeIdx>,
         filter: Filter,
     ) -> impl Iterator<Item = CompRef> + '_ {
@@ -77,7 +77,7 @@ impl World {
     }
 
     /// Sets the disabled bit of every component of the entity that is-a `T`.
-    fn set_all_disabled<T: Component>(&mut self, index: u32, disabled: bool) -> usize {
+    fn set_all_disabled<T: Component>(&mut self, index: EntityIndex, disabled: bool) -> usize {
         let comps: Vec<CompRef> = self
             .matching(index, self.type_idx::<T>(), Filter::Any)
             .collect();
@@ -122,17 +122,17 @@ impl World {
             .filter(move |id| self.layers_of(id.index) & mask != 0)
     }
 
-    pub(crate) fn set_layers_at(&mut self, index: u32, mask: u32) {
-        let index = index as usize;
+    pub(crate) fn set_layers_at(&mut self, index: EntityIndex, mask: u32) {
+        let index = index.index();
         if self.layers.len() <= index {
             self.layers.resize(index + 1, DEFAULT_LAYERS);
         }
         self.layers[index] = mask;
     }
 
-    pub(crate) fn layers_of(&self, index: u32) -> u32 {
+    pub(crate) fn layers_of(&self, index: EntityIndex) -> u32 {
         self.layers
-            .get(index as usize)
+            .get(index.index())
             .copied()
             .unwrap_or(DEFAULT_LAYERS)
     }
