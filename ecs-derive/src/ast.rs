@@ -151,7 +151,7 @@ impl<'a> Field<'a> {
             member: match &node.ident {
                 Some(ident) => Member::Named(ident.clone()),
                 None => Member::Unnamed(Index {
-                    index: index as u32,
+                    index: u32::try_from(index).expect("fewer than 2^32 fields"),
                     span: syn::spanned::Spanned::span(&node.ty),
                 }),
             },

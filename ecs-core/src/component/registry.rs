@@ -19,7 +19,7 @@ pub(crate) fn number_of(id: TypeId) -> u32 {
         return n;
     }
     let mut map = NUMBERS.write().unwrap_or_else(|e| e.into_inner());
-    let next = map.len() as u32;
+    let next = u32::try_from(map.len()).expect("fewer than 2^32 component types");
     *map.entry(id).or_insert(next)
 }
 

@@ -230,7 +230,7 @@ impl World {
                 let here = format!("{path}.children[{k}]");
                 let c = child
                     .as_u64()
-                    .map(|c| c as usize)
+                    .and_then(|c| usize::try_from(c).ok())
                     .filter(|&c| c < list.len() && c != i)
                     .ok_or_else(|| {
                         bad(

@@ -100,7 +100,7 @@ impl Names {
             return id;
         }
         let text: Arc<str> = Arc::from(name);
-        let id = self.names.len() as u32;
+        let id = u32::try_from(self.names.len()).expect("fewer than 2^32 distinct names");
         self.names.push(NameSlots {
             text: Arc::clone(&text),
             entries: Vec::new(),

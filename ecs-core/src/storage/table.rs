@@ -246,8 +246,8 @@ impl Storage {
                 }
                 if first[t.index()].pos == 0 {
                     first[t.index()] = FirstIsa {
-                        pos: pos as u32 + 1,
-                        level: level as u32,
+                        pos: u32::try_from(pos + 1).expect("a layout is shorter than 2^32"),
+                        level: u32::try_from(level).expect("a key chain is at most 16 deep"),
                         place: *place,
                     };
                 }

@@ -226,6 +226,8 @@ impl World {
     /// assert!(!world.contains(world.id_from_bits(bits)));
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
+    // The halves are cut apart on purpose: the inverse of `to_bits`.
+    #[allow(clippy::cast_possible_truncation)]
     pub fn id_from_bits(&self, bits: u64) -> EntityId {
         EntityId {
             world: self.entities.tag(),
