@@ -126,17 +126,19 @@
 //!
 //! ## Module map
 //!
-//! Dependencies run one way, top to bottom:
+//! Dependencies run one way, top to bottom. Each layer's state is a struct
+//! whose fields only that layer's folder can touch; the layers above reach it through methods. `storage` never names
+//! [`World`]: its structural moves take the entity table as an argument.
 //!
-//! | layer | what it holds |
-//! |---|---|
-//! | `entity` | ids, the per-entity record |
-//! | `component` | the [`Component`] trait, the key chain, the per-type vtable constant the derive generates, capability probes, process-wide type numbers |
-//! | `storage` | type-erased columns split into one segment per table, and the tables; `storage::raw` is the only module with `unsafe` |
-//! | `world` | [`World`]: entities + storage + scene + runtime state; [`EntityRef`]/[`EntityMut`], insert, remove, spawn, queries |
-//! | `runtime` | behaviours and hooks, [`Context`], [`Commands`], messages |
-//! | `scene` | the hierarchy, names, tree search |
-//! | `data` | the by-name catalog, by-name operations, clone, blueprints, save/load, inspect |
+//! | layer | what it holds | its state |
+//! |---|---|---|
+//! | `entity` | ids, index newtypes, the allocator and per-entity record (generation, table, row, flags) | `Entities` |
+//! | `component` | the [`Component`] trait, the key chain, the per-type vtable constant the derive generates, capability probes, process-wide type numbers | one constant per type |
+//! | `storage` | the type registry with is-a bit sets, type-erased columns split into one segment per table, the tables, and every structural move (enter, leave, relocate, trash-then-drop); `storage::raw` is the only module with `unsafe` | `Storage` |
+//! | `world` | [`World`] = entities + storage + scene + runtime state; [`EntityRef`]/[`EntityMut`], the insert, remove and spawn paths, queries | `World` |
+//! | `runtime` | behaviours and hooks, [`Context`], [`Commands`], messages | `RuntimeState` (update order, commands) |
+//! | `scene` | the hierarchy, names, tree search | `Hierarchy`, `Names` |
+//! | `data` | the by-name catalog, by-name operations, clone, blueprints, save/load, inspect | none: built on the layers below |
 //!
 //! ## Safety
 //!

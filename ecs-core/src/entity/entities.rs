@@ -80,6 +80,17 @@ impl Entities {
                 .is_some_and(|slot| slot.alive && slot.generation == id.generation)
     }
 
+    /// The slot `id` names, when it is a live entity of this world.
+    #[inline]
+    pub fn get_live(&self, id: EntityId) -> Option<&EntitySlot> {
+        if id.world != self.tag.0 {
+            return None;
+        }
+        self.slots
+            .get(id.index.index())
+            .filter(|slot| slot.alive && slot.generation == id.generation)
+    }
+
     /// The slot of entity `index`.
     #[inline]
     pub fn slot(&self, index: EntityIndex) -> &EntitySlot {

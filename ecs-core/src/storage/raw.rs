@@ -256,6 +256,13 @@ impl BlobVec {
         }
     }
 
+    /// `Some` when the array holds `T`s: one compare with the `TypeId` kept
+    /// beside the pointer, no load of the type description.
+    #[inline(always)]
+    fn check_is<T: 'static>(&self) -> Option<()> {
+        (self.id == TypeId::of::<T>()).then_some(())
+    }
+
     /// Panics unless the array holds `T`s.
     #[inline]
     fn check<T: 'static>(&self) {
@@ -319,7 +326,13 @@ impl BlobVec {
     #[inline(always)]
     pub fn get<T: 'static>(&self, row: usize, level: usize) -> Option<&T> {
         assert!(row < self.len, "row {row} out of bounds ({})", self.len);
-        let offset = self.offset_as::<T>(level)?;
+        if level == 0 {
+            self.check_is::<T>()?;
+            // SAFETY: the array holds `T`s (checked just above), so its
+            // stride is `size_of::<T>()` and row `row < len` is a valid `T`.
+            return Some(unsafe { &*self.ptr.as_ptr().cast::<T>().add(row) });
+        }
+        let offset = self.ty.offset_as::<T>(level)?;
         // SAFETY: row `row` holds a valid value of this array's type, which
         // holds a `T` at `offset` (the `ErasedType` contract; the level's
         // `TypeId` was checked to be `T`'s).
@@ -330,7 +343,12 @@ impl BlobVec {
     #[inline(always)]
     pub fn get_mut<T: 'static>(&mut self, row: usize, level: usize) -> Option<&mut T> {
         assert!(row < self.len, "row {row} out of bounds ({})", self.len);
-        let offset = self.offset_as::<T>(level)?;
+        if level == 0 {
+            self.check_is::<T>()?;
+            // SAFETY: as in `get`; `&mut self` makes the borrow unique.
+            return Some(unsafe { &mut *self.ptr.as_ptr().cast::<T>().add(row) });
+        }
+        let offset = self.ty.offset_as::<T>(level)?;
         // SAFETY: as for `get`; `&mut self` makes the borrow unique, and
         // writing a valid `T` there keeps the whole value valid.
         Some(unsafe { &mut *self.at(row).add(offset).cast::<T>() })

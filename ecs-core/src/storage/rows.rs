@@ -2,7 +2,7 @@
 //! that is-a `T` across the world. A derived type's values are read at the
 //! parent part's offset, so a base-type read costs what an exact one does.
 
-use crate::entity::{CompRef, EntitySlot, RowId, SegId, TypeIdx};
+use crate::entity::{CompRef, EntitySlot, RowId, SegId, TableId, TypeIdx};
 use crate::storage::{Column, Row, Storage};
 use crate::Component;
 
@@ -10,15 +10,21 @@ impl Storage {
     /// The first component that is-a `T` of the entity whose slot is `slot`.
     #[inline(always)]
     pub fn find<T: Component>(&self, slot: &EntitySlot) -> Option<&T> {
-        let t = self.type_idx::<T>()?;
-        let (place, level) = self.tables[slot.table.index()].first_isa_level(t)?;
-        self.columns[place.ty.index()].as_ref()?.segs[place.seg.index()].get_as(slot.row, level)
+        self.find_at(slot.table, slot.row)
+    }
+
+    /// The first component that is-a `T` of the entity at `row` of `table`.
+    #[inline(always)]
+    pub fn find_at<T: Component>(&self, table: TableId, row: RowId) -> Option<&T> {
+        let t = self.types.table_key_of::<T>()?;
+        let (place, level) = self.tables[table.index()].first_isa_level(t)?;
+        self.columns[place.ty.index()].as_ref()?.segs[place.seg.index()].get_as(row, level)
     }
 
     /// Mutable twin of [`Storage::find`].
     #[inline(always)]
     pub fn find_mut<T: Component>(&mut self, slot: &EntitySlot) -> Option<&mut T> {
-        let t = self.type_idx::<T>()?;
+        let t = self.types.table_key_of::<T>()?;
         let (place, level) = self.tables[slot.table.index()].first_isa_level(t)?;
         self.columns[place.ty.index()].as_mut()?.segs[place.seg.index()].get_as_mut(slot.row, level)
     }

@@ -165,6 +165,18 @@ impl Types {
         }
     }
 
+    /// [`Types::index_of`] for a lookup in a table's is-a index, which
+    /// answers "none" for an index past its end: a type the world has not
+    /// seen comes back as an index no table reaches, without a separate
+    /// test on the hot path of `get`.
+    #[inline(always)]
+    pub fn table_key_of<T: Component>(&self) -> Option<TypeIdx> {
+        match T::__type_number() {
+            Some(n) => self.by_number.get(n as usize).copied(),
+            None => self.by_id.get(&TypeId::of::<T>()).copied(),
+        }
+    }
+
     /// The index of the type with id `id`, if the world has seen it.
     pub fn index_of_id(&self, id: TypeId) -> Option<TypeIdx> {
         self.by_id.get(&id).copied()

@@ -1,5 +1,6 @@
 //! Borrowed views of one entity: [`EntityRef`] reads, [`EntityMut`] writes.
 
+use crate::entity::{RowId, TableId};
 use std::fmt;
 
 use crate::world::World;
@@ -22,6 +23,10 @@ use crate::{Component, EntityId, Error};
 pub struct EntityRef<'w> {
     world: &'w World,
     id: EntityId,
+    /// Where the entity's components are: fixed while the world is
+    /// borrowed, so each lookup skips the entity table.
+    table: TableId,
+    row: RowId,
 }
 
 /// Read-write access to one live entity, from [`World::entity_mut`].
@@ -44,8 +49,13 @@ pub struct EntityMut<'w> {
 }
 
 impl<'w> EntityRef<'w> {
-    pub(crate) fn new(world: &'w World, id: EntityId) -> Self {
-        EntityRef { world, id }
+    pub(crate) fn new(world: &'w World, id: EntityId, table: TableId, row: RowId) -> Self {
+        EntityRef {
+            world,
+            id,
+            table,
+            row,
+        }
     }
 
     /// The entity's id.
@@ -109,7 +119,7 @@ impl<'w> EntityRef<'w> {
     /// ```
     #[inline]
     pub fn get<T: Component>(&self) -> Option<&'w T> {
-        self.world.find::<T>(self.id.index)
+        self.world.storage().find_at::<T>(self.table, self.row)
     }
 
     /// Every component that is-a `T`, in insertion order.
@@ -210,7 +220,8 @@ impl<'w> EntityMut<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn as_ref(&self) -> EntityRef<'_> {
-        EntityRef::new(self.world, self.id)
+        let slot = self.world.slot(self.id.index);
+        EntityRef::new(self.world, self.id, slot.table, slot.row)
     }
 
     /// The entity's id.

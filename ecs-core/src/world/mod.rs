@@ -314,8 +314,10 @@ impl World {
     /// ```
     #[inline]
     pub fn entity(&self, id: EntityId) -> Result<EntityRef<'_>, Error> {
-        self.check(id)?;
-        Ok(EntityRef::new(self, id))
+        match self.entities.get_live(id) {
+            Some(slot) => Ok(EntityRef::new(self, id, slot.table, slot.row)),
+            None => Err(Error::NoSuchEntity(id)),
+        }
     }
 
     /// Read-write access to one entity.
