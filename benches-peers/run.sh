@@ -15,7 +15,7 @@ target="${CARGO_TARGET_DIR:-$PWD/target}"
 # what was freed before (its mmap threshold adapts at run time), so whether a
 # scenario that builds fresh worlds pays page faults would depend on the
 # scenarios that ran first. Fixed thresholds, the same for all three
-# libraries, keep freed blocks for reuse; see README, "Benchmarks".
+# libraries, keep freed blocks for reuse; see README.md, "Reading the figures".
 export MALLOC_MMAP_THRESHOLD_=16777216 MALLOC_TRIM_THRESHOLD_=268435456
 cargo bench --bench peers -- "$@"
 cargo run --release --quiet --bin memory -- "$target/peers-memory.json"

@@ -2,7 +2,9 @@
 //! every path that adds them: of the components one operation adds, each
 //! requirement attaches before the component that required it (Unity's
 //! `RequireComponent` order), and each component gets `on_attach` then,
-//! when it is enabled, `on_enable`.
+//! when it is enabled on an enabled entity, `on_enable`. `on_enable` and
+//! `on_disable` alternate: on a disabled entity, its `set_enabled` fires
+//! them, nothing else does.
 
 use std::cell::RefCell;
 
@@ -258,4 +260,81 @@ fn load_attaches_requirements_first() {
     let mut expected = attached_and_enabled(&["Body", "Mover", "Steering", "Body"]);
     expected.push(("Player", "attach"));
     assert_eq!(take_log(), expected);
+}
+
+/// Logs all four hooks that enabling touches.
+#[derive(Component, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[component(behaviour)]
+struct Lamp;
+
+impl Behaviour for Lamp {
+    fn update(&mut self, _: &mut Context<'_>, _: f32) {}
+    fn on_attach(&mut self, _: &mut Context<'_>) {
+        LOG.with(|log| log.borrow_mut().push(("Lamp", "attach")));
+    }
+    fn on_enable(&mut self, _: &mut Context<'_>) {
+        LOG.with(|log| log.borrow_mut().push(("Lamp", "enable")));
+    }
+    fn on_disable(&mut self, _: &mut Context<'_>) {
+        LOG.with(|log| log.borrow_mut().push(("Lamp", "disable")));
+    }
+    fn on_detach(&mut self, _: &mut Context<'_>) {
+        LOG.with(|log| log.borrow_mut().push(("Lamp", "detach")));
+    }
+}
+
+/// Regression (found by `tests/model.rs`): a component added to a disabled
+/// entity got `on_enable` when attached and again when the entity was
+/// enabled, with no `on_disable` between.
+#[test]
+fn a_component_added_to_a_disabled_entity_is_enabled_once_with_it() {
+    let mut world = World::new();
+    let id = world.spawn();
+    world.entity_mut(id).unwrap().set_enabled(false);
+    world.entity_mut(id).unwrap().add(Lamp).unwrap();
+    assert_eq!(take_log(), [("Lamp", "attach")]);
+    world.entity_mut(id).unwrap().set_enabled(true);
+    assert_eq!(take_log(), [("Lamp", "enable")]);
+
+    // A clone copies the entity's flag: the same rule.
+    world.entity_mut(id).unwrap().set_enabled(false);
+    take_log();
+    let copy = world.clone_entity(id).unwrap();
+    assert_eq!(take_log(), [("Lamp", "attach")]);
+    world.entity_mut(copy).unwrap().set_enabled(true);
+    assert_eq!(take_log(), [("Lamp", "enable")]);
+}
+
+/// While its entity is disabled a component already had `on_disable`:
+/// its own flag changing, its removal or a despawn fire no second one, and
+/// no `on_enable` that `on_disable` would not follow.
+#[test]
+fn on_a_disabled_entity_only_set_enabled_fires_enable_and_disable() {
+    let mut world = World::new();
+    let id = world.spawn_with((Lamp,)).unwrap();
+    world.entity_mut(id).unwrap().set_enabled(false);
+    assert_eq!(
+        take_log(),
+        [("Lamp", "attach"), ("Lamp", "enable"), ("Lamp", "disable")]
+    );
+    let mut e = world.entity_mut(id).unwrap();
+    assert_eq!(e.disable::<Lamp>(), 1);
+    assert_eq!(e.enable::<Lamp>(), 1);
+    assert_eq!(take_log(), []);
+    assert!(e.remove::<Lamp>().is_some());
+    assert_eq!(take_log(), [("Lamp", "detach")]);
+
+    // Disabled on its own while the entity is off: enabling the entity
+    // leaves it disabled, so nothing fires.
+    e.add(Lamp).unwrap();
+    e.disable::<Lamp>();
+    e.set_enabled(true);
+    assert_eq!(take_log(), [("Lamp", "attach")]);
+    e.enable::<Lamp>();
+    assert_eq!(take_log(), [("Lamp", "enable")]);
+
+    world.entity_mut(id).unwrap().set_enabled(false);
+    take_log();
+    world.despawn(id).unwrap();
+    assert_eq!(take_log(), [("Lamp", "detach")]);
 }

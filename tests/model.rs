@@ -1,14 +1,21 @@
 //! Model-based property tests: random sequences of operations applied both to
 //! a [`World`] and to [`Model`], a small reference implementation made of
 //! plain `Vec`s that is obviously correct. After every step, [`check_agrees`]
-//! compares every answer the world can give with the model's.
+//! compares every answer the world can give with the model's, and the hooks
+//! the step ran (`on_attach`, `on_enable`, `on_disable`, `on_detach`,
+//! `on_kill`, `on_revive`, logged by [`Pulse`], [`Brain`] and [`Reflex`])
+//! with the exact list the model predicts. Besides adding, removing,
+//! enabling and killing, the operations spawn from bundles, batches and
+//! blueprints (with children, several copies) and clone entities and trees;
+//! the model adds the required components (`requires`) itself.
 //!
-//! Cases: 2,000 by default (about 20 s in debug); raise with
+//! Cases: 1,500 by default (about 20 s in debug); raise with
 //! `MODEL_CASES=10000 cargo test --release --test model` (proptest's own
 //! `PROPTEST_CASES` works too); `MODEL_OPS=200` lengthens the sequences
 //! (60 operations at most by default). Failures are shrunk to a minimal sequence of
 //! operations and printed; nothing is written to disk.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt::Debug;
 
@@ -16,47 +23,52 @@ use ecs_core::prelude::*;
 use ecs_core::InstanceId;
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
+use serde::{Deserialize, Serialize};
 
 // ---------------------------------------------------------------------------
 // Component types: a three-level single chain, a multiple chain, a single
-// type below a multiple one, and an unrelated single type.
+// type below a multiple one, an unrelated single type, and three types with
+// hooks and requirements (one of them derived from another).
 // ---------------------------------------------------------------------------
 
 /// Every component carries `v` (mutable, in the root of its chain) and a
 /// `seed` (fixed at creation, spread over the derived levels), so a value
 /// seen through any level of the chain can be predicted from `(seed, v)`.
-trait Modeled: Component + PartialEq + Debug {
+/// A required component is added as its `Default`, which is `make(0, 0)`.
+trait Modeled: Component + PartialEq + Debug + Serialize {
     const TAG: Tag;
     fn make(seed: u32, v: u32) -> Self;
     /// The `v` of the chain's root, reached through the parent fields.
     fn root_v(&mut self) -> &mut u32;
+    fn seed(&self) -> u32;
 }
 
-#[derive(Component, Debug, PartialEq)]
+// `Default` where the type is required (directly or as `Sliding`'s parent).
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Moving {
     v: u32,
     seed: u32,
 }
 
-#[derive(Component, Debug, PartialEq)]
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[component(parent = Moving)]
 struct AxisMoving {
     base: Moving,
     axis: u32,
 }
 
-#[derive(Component, Debug, PartialEq)]
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[component(parent = AxisMoving)]
 struct Sliding(AxisMoving, u64);
 
-#[derive(Component, Debug, PartialEq)]
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[component(multiple)]
 struct Collider {
     v: u32,
     seed: u32,
 }
 
-#[derive(Component, Debug, PartialEq)]
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[component(multiple, parent = Collider)]
 struct Trigger {
     #[component(parent)]
@@ -65,14 +77,40 @@ struct Trigger {
 }
 
 /// Single, below a multiple parent: many colliders, at most one sensor.
-#[derive(Component, Debug, PartialEq)]
+/// Not `Clone`: cloning an entity that holds one fails by name.
+#[derive(Component, Debug, PartialEq, Serialize, Deserialize)]
 #[component(parent = Collider)]
 struct Sensor(Collider, i16);
 
-#[derive(Component, Debug, PartialEq)]
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Health {
     v: u32,
     seed: u32,
+}
+
+/// Hooks, multiple, and a requirement without hooks.
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[component(multiple, behaviour, requires(Health))]
+struct Pulse {
+    v: u32,
+    seed: u32,
+}
+
+/// Requires a type that has a requirement of its own.
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[component(behaviour, requires(Pulse))]
+struct Brain {
+    v: u32,
+    seed: u32,
+}
+
+/// Inherits `Brain`'s requirement and adds one, `Sliding`, which clashes
+/// with a `Moving` or `AxisMoving` already held: then the add fails whole.
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[component(parent = Brain, behaviour, requires(Sliding))]
+struct Reflex {
+    base: Brain,
+    gain: u8,
 }
 
 impl Modeled for Moving {
@@ -82,6 +120,9 @@ impl Modeled for Moving {
     }
     fn root_v(&mut self) -> &mut u32 {
         &mut self.v
+    }
+    fn seed(&self) -> u32 {
+        self.seed
     }
 }
 impl Modeled for AxisMoving {
@@ -95,6 +136,9 @@ impl Modeled for AxisMoving {
     fn root_v(&mut self) -> &mut u32 {
         self.base.root_v()
     }
+    fn seed(&self) -> u32 {
+        self.base.seed()
+    }
 }
 impl Modeled for Sliding {
     const TAG: Tag = Tag::Sliding;
@@ -104,6 +148,9 @@ impl Modeled for Sliding {
     fn root_v(&mut self) -> &mut u32 {
         self.0.root_v()
     }
+    fn seed(&self) -> u32 {
+        self.0.seed()
+    }
 }
 impl Modeled for Collider {
     const TAG: Tag = Tag::Collider;
@@ -112,6 +159,9 @@ impl Modeled for Collider {
     }
     fn root_v(&mut self) -> &mut u32 {
         &mut self.v
+    }
+    fn seed(&self) -> u32 {
+        self.seed
     }
 }
 impl Modeled for Trigger {
@@ -125,6 +175,9 @@ impl Modeled for Trigger {
     fn root_v(&mut self) -> &mut u32 {
         self.shape.root_v()
     }
+    fn seed(&self) -> u32 {
+        self.shape.seed()
+    }
 }
 impl Modeled for Sensor {
     const TAG: Tag = Tag::Sensor;
@@ -133,6 +186,9 @@ impl Modeled for Sensor {
     }
     fn root_v(&mut self) -> &mut u32 {
         self.0.root_v()
+    }
+    fn seed(&self) -> u32 {
+        self.0.seed()
     }
 }
 impl Modeled for Health {
@@ -143,7 +199,120 @@ impl Modeled for Health {
     fn root_v(&mut self) -> &mut u32 {
         &mut self.v
     }
+    fn seed(&self) -> u32 {
+        self.seed
+    }
 }
+impl Modeled for Pulse {
+    const TAG: Tag = Tag::Pulse;
+    fn make(seed: u32, v: u32) -> Self {
+        Pulse { v, seed }
+    }
+    fn root_v(&mut self) -> &mut u32 {
+        &mut self.v
+    }
+    fn seed(&self) -> u32 {
+        self.seed
+    }
+}
+impl Modeled for Brain {
+    const TAG: Tag = Tag::Brain;
+    fn make(seed: u32, v: u32) -> Self {
+        Brain { v, seed }
+    }
+    fn root_v(&mut self) -> &mut u32 {
+        &mut self.v
+    }
+    fn seed(&self) -> u32 {
+        self.seed
+    }
+}
+impl Modeled for Reflex {
+    const TAG: Tag = Tag::Reflex;
+    fn make(seed: u32, v: u32) -> Self {
+        Reflex {
+            base: Brain::make(seed, v),
+            gain: seed as u8,
+        }
+    }
+    fn root_v(&mut self) -> &mut u32 {
+        self.base.root_v()
+    }
+    fn seed(&self) -> u32 {
+        self.base.seed()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The hook log.
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hook {
+    Attach,
+    Enable,
+    Disable,
+    Detach,
+    Kill,
+    Revive,
+}
+
+/// One hook call: which entity, which component (by type and seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Logged {
+    entity: EntityId,
+    tag: Tag,
+    seed: u32,
+    hook: Hook,
+}
+
+thread_local! {
+    /// Hooks run on the thread that changes the world, so each test thread
+    /// (and each case, which starts by clearing it) has its own log.
+    static LOG: RefCell<Vec<Logged>> = const { RefCell::new(Vec::new()) };
+}
+
+fn take_log() -> Vec<Logged> {
+    LOG.with(|log| std::mem::take(&mut *log.borrow_mut()))
+}
+
+fn record<T: Modeled>(component: &T, ctx: &Context<'_>, hook: Hook) {
+    let entry = Logged {
+        entity: ctx.id(),
+        tag: T::TAG,
+        seed: component.seed(),
+        hook,
+    };
+    LOG.with(|log| log.borrow_mut().push(entry));
+}
+
+macro_rules! logs_hooks {
+    ($($t:ident),+) => {$(
+        impl Behaviour for $t {
+            fn update(&mut self, _: &mut Context<'_>, _: f32) {}
+            fn on_attach(&mut self, ctx: &mut Context<'_>) {
+                record(self, ctx, Hook::Attach);
+            }
+            fn on_enable(&mut self, ctx: &mut Context<'_>) {
+                record(self, ctx, Hook::Enable);
+            }
+            fn on_disable(&mut self, ctx: &mut Context<'_>) {
+                record(self, ctx, Hook::Disable);
+            }
+            fn on_detach(&mut self, ctx: &mut Context<'_>) {
+                record(self, ctx, Hook::Detach);
+            }
+            fn on_kill(&mut self, ctx: &mut Context<'_>) {
+                record(self, ctx, Hook::Kill);
+            }
+            fn on_revive(&mut self, ctx: &mut Context<'_>) {
+                record(self, ctx, Hook::Revive);
+            }
+        }
+    )+};
+}
+
+logs_hooks!(Pulse, Brain, Reflex);
 
 /// The model's name for each component type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,9 +324,12 @@ enum Tag {
     Trigger,
     Sensor,
     Health,
+    Pulse,
+    Brain,
+    Reflex,
 }
 
-const TAGS: [Tag; 7] = [
+const TAGS: [Tag; 10] = [
     Tag::Moving,
     Tag::AxisMoving,
     Tag::Sliding,
@@ -165,6 +337,9 @@ const TAGS: [Tag; 7] = [
     Tag::Trigger,
     Tag::Sensor,
     Tag::Health,
+    Tag::Pulse,
+    Tag::Brain,
+    Tag::Reflex,
 ];
 
 /// The model's own type table, written out by hand (not read from the derive).
@@ -174,11 +349,27 @@ impl Tag {
             Tag::AxisMoving => Some(Tag::Moving),
             Tag::Sliding => Some(Tag::AxisMoving),
             Tag::Trigger | Tag::Sensor => Some(Tag::Collider),
+            Tag::Reflex => Some(Tag::Brain),
             _ => None,
         }
     }
     fn multiple(self) -> bool {
-        matches!(self, Tag::Collider | Tag::Trigger)
+        matches!(self, Tag::Collider | Tag::Trigger | Tag::Pulse)
+    }
+    fn hooked(self) -> bool {
+        matches!(self, Tag::Pulse | Tag::Brain | Tag::Reflex)
+    }
+    fn clonable(self) -> bool {
+        self != Tag::Sensor
+    }
+    /// Its own requirements, then its parent's.
+    fn requires(self) -> &'static [Tag] {
+        match self {
+            Tag::Pulse => &[Tag::Health],
+            Tag::Brain => &[Tag::Pulse],
+            Tag::Reflex => &[Tag::Sliding, Tag::Pulse],
+            _ => &[],
+        }
     }
     fn name(self) -> &'static str {
         match self {
@@ -189,6 +380,9 @@ impl Tag {
             Tag::Trigger => "Trigger",
             Tag::Sensor => "Sensor",
             Tag::Health => "Health",
+            Tag::Pulse => "Pulse",
+            Tag::Brain => "Brain",
+            Tag::Reflex => "Reflex",
         }
     }
     /// Itself, then its ancestors nearest first.
@@ -232,6 +426,18 @@ macro_rules! with_type {
                 type $T = Health;
                 $body
             }
+            Tag::Pulse => {
+                type $T = Pulse;
+                $body
+            }
+            Tag::Brain => {
+                type $T = Brain;
+                $body
+            }
+            Tag::Reflex => {
+                type $T = Reflex;
+                $body
+            }
         }
     };
 }
@@ -247,11 +453,22 @@ struct Sel(u16);
 
 const NAMES: [&str; 3] = ["a", "b", "c"];
 
+/// One entity of a blueprint: a name, `(type, enabled)` per component, and
+/// children.
+#[derive(Clone, Debug)]
+struct BpNode {
+    name: Option<u8>,
+    comps: Vec<(Tag, bool)>,
+    children: Vec<BpNode>,
+}
+
 #[derive(Clone, Debug)]
 enum Op {
     Spawn(Option<u8>),
     SpawnWith(Tag, Tag),
     SpawnBatch(u8, Tag, Tag),
+    /// `spawn_blueprint` for one copy, `spawn_blueprints` for more.
+    SpawnBlueprint(BpNode, u8),
     Despawn(Sel),
     Add(Sel, Tag),
     Remove(Sel, Tag),
@@ -266,6 +483,8 @@ enum Op {
     SetEnabled(Sel, bool),
     Kill(Sel),
     Revive(Sel),
+    /// `clone_entity`, or with `true` `clone_tree`.
+    CloneEntity(Sel, bool),
     SetParent(Sel, Sel),
     ClearParent(Sel),
     Rename(Sel, Option<u8>),
@@ -285,11 +504,36 @@ fn name() -> impl Strategy<Value = Option<u8>> {
     proptest::option::of(0..NAMES.len() as u8)
 }
 
+/// A root with up to two children, each with at most one child of its own.
+fn blueprint() -> impl Strategy<Value = BpNode> {
+    let comps = || proptest::collection::vec((tag(), proptest::bool::weighted(0.8)), 0..3);
+    let leaf = (name(), comps()).prop_map(|(name, comps)| BpNode {
+        name,
+        comps,
+        children: Vec::new(),
+    });
+    let node = (name(), comps(), proptest::collection::vec(leaf, 0..2)).prop_map(
+        |(name, comps, children)| BpNode {
+            name,
+            comps,
+            children,
+        },
+    );
+    (name(), comps(), proptest::collection::vec(node, 0..3)).prop_map(|(name, comps, children)| {
+        BpNode {
+            name,
+            comps,
+            children,
+        }
+    })
+}
+
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => name().prop_map(Op::Spawn),
         2 => (tag(), tag()).prop_map(|(a, b)| Op::SpawnWith(a, b)),
         1 => (0..4u8, tag(), tag()).prop_map(|(n, a, b)| Op::SpawnBatch(n, a, b)),
+        2 => (blueprint(), 1..3u8).prop_map(|(bp, n)| Op::SpawnBlueprint(bp, n)),
         2 => sel().prop_map(Op::Despawn),
         10 => (sel(), tag()).prop_map(|(s, t)| Op::Add(s, t)),
         3 => (sel(), tag()).prop_map(|(s, t)| Op::Remove(s, t)),
@@ -300,9 +544,10 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (sel(), tag()).prop_map(|(s, t)| Op::Enable(s, t)),
         2 => (sel(), any::<u16>(), any::<bool>())
             .prop_map(|(s, i, on)| Op::SetInstanceEnabled(s, i, on)),
-        1 => (sel(), any::<bool>()).prop_map(|(s, on)| Op::SetEnabled(s, on)),
+        2 => (sel(), any::<bool>()).prop_map(|(s, on)| Op::SetEnabled(s, on)),
         1 => sel().prop_map(Op::Kill),
         1 => sel().prop_map(Op::Revive),
+        2 => (sel(), any::<bool>()).prop_map(|(s, deep)| Op::CloneEntity(s, deep)),
         4 => (sel(), sel()).prop_map(|(c, p)| Op::SetParent(c, p)),
         1 => sel().prop_map(Op::ClearParent),
         1 => (sel(), name()).prop_map(|(s, n)| Op::Rename(s, n)),
@@ -325,6 +570,19 @@ struct MComp {
     instance: Option<InstanceId>,
 }
 
+impl MComp {
+    /// What a requirement adds: the type's `Default`.
+    fn default_of(tag: Tag) -> MComp {
+        MComp {
+            tag,
+            seed: 0,
+            v: 0,
+            enabled: true,
+            instance: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct MEntity {
     id: EntityId,
@@ -334,6 +592,177 @@ struct MEntity {
     children: Vec<EntityId>,
     enabled: bool,
     killed: bool,
+}
+
+impl MEntity {
+    fn new(id: EntityId) -> MEntity {
+        MEntity {
+            id,
+            name: None,
+            comps: Vec::new(),
+            parent: None,
+            children: Vec::new(),
+            enabled: true,
+            killed: false,
+        }
+    }
+
+    /// Logs `hook` on the component at `pos` when its type has hooks.
+    fn hook(&self, log: &mut Vec<Logged>, pos: usize, hook: Hook) {
+        let c = &self.comps[pos];
+        if c.tag.hooked() {
+            log.push(Logged {
+                entity: self.id,
+                tag: c.tag,
+                seed: c.seed,
+                hook,
+            });
+        }
+    }
+
+    /// The rule for `on_enable`/`on_disable`: they bracket the time a
+    /// component is enabled on an enabled entity. Killing is separate.
+    fn effectively_enabled(&self, pos: usize) -> bool {
+        self.enabled && self.comps[pos].enabled
+    }
+
+    /// The hooks for the components from `from` on, added by one
+    /// operation: each after those of them that meet its requirements (the
+    /// first component that is-a each required type), otherwise in order;
+    /// `on_attach`, then `on_enable` if enabled.
+    fn log_added(&self, log: &mut Vec<Logged>, from: usize) {
+        fn visit(e: &MEntity, from: usize, pos: usize, seen: &mut [bool], order: &mut Vec<usize>) {
+            if std::mem::replace(&mut seen[pos - from], true) {
+                return;
+            }
+            for &r in e.comps[pos].tag.requires() {
+                if let Some(p) = e.comps.iter().position(|c| c.tag.is_a(r)) {
+                    if p >= from {
+                        visit(e, from, p, seen, order);
+                    }
+                }
+            }
+            order.push(pos);
+        }
+        let mut seen = vec![false; self.comps.len() - from];
+        let mut order = Vec::new();
+        for pos in from..self.comps.len() {
+            visit(self, from, pos, &mut seen, &mut order);
+        }
+        for pos in order {
+            self.hook(log, pos, Hook::Attach);
+            if self.effectively_enabled(pos) {
+                self.hook(log, pos, Hook::Enable);
+            }
+        }
+    }
+
+    /// The hooks for removing the components at `positions`, in that order.
+    fn log_removed(&self, log: &mut Vec<Logged>, positions: impl IntoIterator<Item = usize>) {
+        for pos in positions {
+            if self.effectively_enabled(pos) {
+                self.hook(log, pos, Hook::Disable);
+            }
+            self.hook(log, pos, Hook::Detach);
+        }
+    }
+
+    /// Every component, last added first: what despawn and `detach_all` remove.
+    fn log_removed_all(&self, log: &mut Vec<Logged>) {
+        self.log_removed(log, (0..self.comps.len()).rev());
+    }
+}
+
+/// The rule: for every single `K` that `tag` is-a, no component already
+/// held may be-a `K`. Returns the one held and that `K`.
+fn clash(held: &[Tag], tag: Tag) -> Option<(Tag, Tag)> {
+    tag.chain()
+        .into_iter()
+        .filter(|k| !k.multiple())
+        .find_map(|k| held.iter().find(|h| h.is_a(k)).map(|&h| (h, k)))
+}
+
+/// The error `add` must give.
+fn duplicate(entity: EntityId, comps: &[MComp], tag: Tag) -> Option<Error> {
+    let held: Vec<Tag> = comps.iter().map(|c| c.tag).collect();
+    clash(&held, tag).map(|(existing, single)| Error::Duplicate {
+        entity,
+        adding: tag.name(),
+        existing: existing.name(),
+        single: single.name(),
+    })
+}
+
+/// Adds `c` as `add` does: the single rule, then the `Default` of each
+/// type `c` requires and the entity lacks (with its own requirements).
+/// All or nothing.
+fn insert(entity: EntityId, comps: &mut Vec<MComp>, c: MComp) -> Result<(), Error> {
+    if let Some(error) = duplicate(entity, comps, c.tag) {
+        return Err(error);
+    }
+    let before = comps.len();
+    let tag = c.tag;
+    comps.push(c);
+    let added = add_requirements_of(entity, comps, tag);
+    if added.is_err() {
+        comps.truncate(before);
+    }
+    added
+}
+
+fn add_requirements_of(entity: EntityId, comps: &mut Vec<MComp>, tag: Tag) -> Result<(), Error> {
+    for &r in tag.requires() {
+        if !comps.iter().any(|c| c.tag.is_a(r)) {
+            insert(entity, comps, MComp::default_of(r))?;
+        }
+    }
+    Ok(())
+}
+
+/// What a spawn from data (blueprint, clone) adds after the listed
+/// components: the requirements of each, in order.
+fn add_missing_requirements(entity: EntityId, comps: &mut Vec<MComp>) -> Result<(), Error> {
+    let tags: Vec<Tag> = comps.iter().map(|c| c.tag).collect();
+    tags.into_iter()
+        .try_for_each(|t| add_requirements_of(entity, comps, t))
+}
+
+/// `error` about another entity.
+fn naming(error: Error, id: EntityId) -> Error {
+    match error {
+        Error::Duplicate {
+            adding,
+            existing,
+            single,
+            ..
+        } => Error::Duplicate {
+            entity: id,
+            adding,
+            existing,
+            single,
+        },
+        other => other,
+    }
+}
+
+/// An entity a spawn from data should make, with its subtree.
+#[derive(Clone, Debug)]
+struct Planned {
+    name: Option<&'static str>,
+    enabled: bool,
+    killed: bool,
+    comps: Vec<MComp>,
+    children: Vec<Planned>,
+}
+
+impl Planned {
+    fn pre_order(&self) -> Vec<&Planned> {
+        let mut out = vec![self];
+        for c in &self.children {
+            out.extend(c.pre_order());
+        }
+        out
+    }
 }
 
 /// Resolves a handle in the world and compares with the model's `(seed, v)`.
@@ -362,6 +791,8 @@ struct Model {
     names: Vec<(&'static str, EntityId)>,
     handles: Vec<MHandle>,
     next_seed: u32,
+    /// The hooks the current step must run, in order.
+    log: Vec<Logged>,
 }
 
 impl Model {
@@ -406,36 +837,23 @@ impl Model {
         }
     }
 
-    fn spawned(&mut self, id: EntityId, name: Option<&'static str>, comps: Vec<MComp>) {
-        assert!(self.ever.insert(id), "id {id:?} handed out twice");
-        if let Some(n) = name {
-            self.names.push((n, id));
+    /// Records a new entity (under its parent, if it has one).
+    fn spawned(&mut self, e: MEntity) {
+        assert!(self.ever.insert(e.id), "id {:?} handed out twice", e.id);
+        if let Some(n) = e.name {
+            self.names.push((n, e.id));
         }
-        self.live.push(MEntity {
-            id,
-            name,
-            comps,
-            parent: None,
-            children: Vec::new(),
-            enabled: true,
-            killed: false,
-        });
+        if let Some(p) = e.parent {
+            self.ent_mut(p).children.push(e.id);
+        }
+        self.live.push(e);
     }
 
-    /// The rule: for every single `K` that `tag` is-a, no component already
-    /// held may be-a `K`. Returns the error `add` must give.
-    fn duplicate(&self, entity: EntityId, comps: &[MComp], tag: Tag) -> Option<Error> {
-        for k in tag.chain().into_iter().filter(|k| !k.multiple()) {
-            if let Some(existing) = comps.iter().find(|c| c.tag.is_a(k)) {
-                return Some(Error::Duplicate {
-                    entity,
-                    adding: tag.name(),
-                    existing: existing.tag.name(),
-                    single: k.name(),
-                });
-            }
-        }
-        None
+    /// An id the world handed out internally and took back (a failed spawn).
+    fn taken_back(&mut self, world: &World, id: EntityId) {
+        assert!(!world.contains(id), "a failed spawn leaves no entity");
+        assert!(self.ever.insert(id), "id {id:?} handed out twice");
+        self.dead.push(id);
     }
 
     /// `id` and its descendants, pre-order, children in attach order.
@@ -447,8 +865,14 @@ impl Model {
         out
     }
 
+    /// Children before parents, each entity's components last added first:
+    /// the reverse of the order a tree is built in.
     fn despawn(&mut self, id: EntityId) {
         let doomed = self.subtree(id);
+        for &d in doomed.iter().rev() {
+            let e = &self.live[self.pos(d).expect("live")];
+            e.log_removed_all(&mut self.log);
+        }
         if let Some(p) = self.ent(id).parent {
             self.ent_mut(p).children.retain(|&c| c != id);
         }
@@ -476,6 +900,104 @@ impl Model {
         assert!(c.tag.is_a(h.tag));
         Some((c.seed, c.v))
     }
+
+    /// `id` as a clone copies it: name, flags, components (fresh
+    /// instances), and with `deep` its subtree.
+    fn plan_clone(&self, id: EntityId, deep: bool) -> Planned {
+        let e = self.ent(id);
+        let children = if deep {
+            e.children
+                .iter()
+                .map(|&c| self.plan_clone(c, true))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Planned {
+            name: e.name,
+            enabled: e.enabled,
+            killed: e.killed,
+            comps: e
+                .comps
+                .iter()
+                .map(|c| MComp {
+                    instance: None,
+                    ..c.clone()
+                })
+                .collect(),
+            children,
+        }
+    }
+
+    /// A spawn from data made of `roots` (blueprint copies or a clone),
+    /// checked against the world's answer `got`: every entity made first,
+    /// then each one's missing requirements (the first clash fails the
+    /// whole spawn, and no hook has run), then the hooks entity by entity,
+    /// parents before children, copy after copy.
+    fn spawn_planned(
+        &mut self,
+        world: &World,
+        mut roots: Vec<Planned>,
+        got: Result<Vec<EntityId>, Error>,
+        what: &str,
+    ) {
+        let placeholder = world.id_from_bits(0);
+        let mut expected = Ok(());
+        'all: for root in &mut roots {
+            let mut stack = vec![root];
+            while let Some(p) = stack.pop() {
+                if let Err(e) = add_missing_requirements(placeholder, &mut p.comps) {
+                    expected = Err(e);
+                    break 'all;
+                }
+                stack.extend(p.children.iter_mut().rev());
+            }
+        }
+        let ids = match (got, expected) {
+            (Ok(ids), Ok(())) => ids,
+            (Err(got @ Error::Duplicate { entity, .. }), Err(exp)) => {
+                assert_eq!(got, naming(exp, entity), "{what}");
+                self.taken_back(world, entity);
+                return;
+            }
+            (got, exp) => panic!("{what}: world {got:?}, model {exp:?}"),
+        };
+        assert_eq!(ids.len(), roots.len(), "{what}: roots made");
+        let mut made = Vec::new();
+        for (id, root) in ids.into_iter().zip(roots) {
+            self.learn_tree(world, id, None, root, &mut made);
+        }
+        for id in made {
+            let e = &self.live[self.pos(id).expect("live")];
+            e.log_added(&mut self.log, 0);
+        }
+    }
+
+    /// Records the world's entity `id` (and its subtree) as what `plan`
+    /// says, pushing ids to `made` in pre-order.
+    fn learn_tree(
+        &mut self,
+        world: &World,
+        id: EntityId,
+        parent: Option<EntityId>,
+        plan: Planned,
+        made: &mut Vec<EntityId>,
+    ) {
+        self.spawned(MEntity {
+            name: plan.name,
+            comps: plan.comps,
+            parent,
+            enabled: plan.enabled,
+            killed: plan.killed,
+            ..MEntity::new(id)
+        });
+        made.push(id);
+        let children: Vec<EntityId> = world.entity(id).expect("made").children().collect();
+        assert_eq!(children.len(), plan.children.len(), "children of {id:?}");
+        for (child, plan) in children.into_iter().zip(plan.children) {
+            self.learn_tree(world, child, Some(id), plan, made);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -502,6 +1024,114 @@ fn spawn_batch(world: &mut World, pairs: &[(MComp, MComp)]) -> Result<Vec<Entity
     )))
 }
 
+/// What spawning `id` with the bundle `(a, b)` does: each element added in
+/// turn with its requirements and hooks ("added in tuple order"); when one
+/// fails, the entity is despawned (detaching what was attached) and the
+/// error returned. So unlike a blueprint, a bundle that lists a requirement
+/// after what requires it already holds its `Default` by then: `(Pulse,
+/// Health)` is a `Duplicate`, `(Brain, Pulse)` holds two pulses. That
+/// inconsistency is reported, not settled here; this is the one place to
+/// change if bundles come to add requirements after all their elements.
+fn plan_bundle(
+    id: EntityId,
+    a: &MComp,
+    b: &MComp,
+    log: &mut Vec<Logged>,
+) -> Result<MEntity, Error> {
+    let mut e = MEntity::new(id);
+    for c in [a, b] {
+        let from = e.comps.len();
+        match insert(id, &mut e.comps, c.clone()) {
+            Ok(()) => e.log_added(log, from),
+            Err(error) => {
+                e.log_removed_all(log);
+                return Err(error);
+            }
+        }
+    }
+    Ok(e)
+}
+
+/// The entity id a spawn's answer is about.
+fn spawned_id(got: &Result<EntityId, Error>) -> EntityId {
+    match *got {
+        Ok(id) | Err(Error::Duplicate { entity: id, .. }) => id,
+        Err(ref e) => panic!("unexpected error {e:?}"),
+    }
+}
+
+/// The JSON of one blueprint node, its components made from `plan`.
+fn blueprint_json(node: &BpNode, plan: &Planned) -> serde_json::Value {
+    let comps: Vec<serde_json::Value> = plan
+        .comps
+        .iter()
+        .map(|c| {
+            let data = with_type!(c.tag, T => serde_json::to_value(T::make(c.seed, c.v)))
+                .expect("serializable");
+            let mut spec = serde_json::json!({ "type": c.tag.name(), "data": data });
+            if !c.enabled {
+                spec["enabled"] = false.into();
+            }
+            spec
+        })
+        .collect();
+    let children: Vec<serde_json::Value> = node
+        .children
+        .iter()
+        .zip(&plan.children)
+        .map(|(n, p)| blueprint_json(n, p))
+        .collect();
+    let mut json = serde_json::json!({ "components": comps, "children": children });
+    if let Some(n) = plan.name {
+        json["name"] = n.into();
+    }
+    json
+}
+
+/// The path of the first component (pre-order) that breaks the single rule
+/// with an earlier one of its entity, as the blueprint error names it.
+fn blueprint_clash(node: &BpNode, path: &str) -> Option<String> {
+    let at = |key: String| {
+        if path.is_empty() {
+            key
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    let tags: Vec<Tag> = node.comps.iter().map(|&(t, _)| t).collect();
+    for j in 0..tags.len() {
+        if clash(&tags[..j], tags[j]).is_some() {
+            return Some(at(format!("components[{j}]")));
+        }
+    }
+    node.children
+        .iter()
+        .enumerate()
+        .find_map(|(i, child)| blueprint_clash(child, &at(format!("children[{i}]"))))
+}
+
+/// Gives every component of the blueprint fresh values.
+fn plan_blueprint(model: &mut Model, node: &BpNode) -> Planned {
+    Planned {
+        name: node.name.map(|n| NAMES[n as usize]),
+        enabled: true,
+        killed: false,
+        comps: node
+            .comps
+            .iter()
+            .map(|&(t, on)| MComp {
+                enabled: on,
+                ..model.new_comp(t)
+            })
+            .collect(),
+        children: node
+            .children
+            .iter()
+            .map(|c| plan_blueprint(model, c))
+            .collect(),
+    }
+}
+
 /// Applies `op` to the world and the model, asserting the world's direct
 /// answer (return value or error) matches the model's.
 fn apply(world: &mut World, model: &mut Model, op: &Op) {
@@ -512,38 +1142,23 @@ fn apply(world: &mut World, model: &mut Model, op: &Op) {
                 Some(n) => world.spawn_named(n),
                 None => world.spawn(),
             };
-            model.spawned(id, name, Vec::new());
+            model.spawned(MEntity {
+                name,
+                ..MEntity::new(id)
+            });
         }
         Op::SpawnWith(a, b) => {
             let (ca, cb) = (model.new_comp(a), model.new_comp(b));
-            let expected = model.duplicate(world.id_from_bits(0), std::slice::from_ref(&ca), b);
             let before = world.len();
-            match (spawn_pair(world, &ca, &cb), expected) {
-                (Ok(id), None) => model.spawned(id, None, vec![ca, cb]),
-                (
-                    Err(Error::Duplicate {
-                        entity,
-                        adding,
-                        existing,
-                        single,
-                    }),
-                    Some(exp),
-                ) => {
-                    let Error::Duplicate {
-                        adding: ea,
-                        existing: ee,
-                        single: es,
-                        ..
-                    } = exp
-                    else {
-                        unreachable!()
-                    };
-                    assert_eq!((adding, existing, single), (ea, ee, es));
-                    assert!(!world.contains(entity), "a failed bundle leaves no entity");
+            let got = spawn_pair(world, &ca, &cb);
+            let id = spawned_id(&got);
+            let expected = plan_bundle(id, &ca, &cb, &mut model.log);
+            match (got, expected) {
+                (Ok(_), Ok(e)) => model.spawned(e),
+                (Err(got), Err(exp)) => {
+                    assert_eq!(got, exp, "spawn_with({a:?}, {b:?})");
                     assert_eq!(world.len(), before);
-                    // The id was handed out internally and taken back.
-                    assert!(model.ever.insert(entity));
-                    model.dead.push(entity);
+                    model.taken_back(world, id);
                 }
                 (got, exp) => panic!("spawn_with({a:?}, {b:?}): world {got:?}, model {exp:?}"),
             }
@@ -552,45 +1167,76 @@ fn apply(world: &mut World, model: &mut Model, op: &Op) {
             let pairs: Vec<(MComp, MComp)> = (0..n)
                 .map(|_| (model.new_comp(a), model.new_comp(b)))
                 .collect();
-            let expected = pairs.first().and_then(|(ca, _)| {
-                model.duplicate(world.id_from_bits(0), std::slice::from_ref(ca), b)
-            });
             let before = world.len();
-            match (spawn_batch(world, &pairs), expected) {
-                (Ok(ids), None) => {
+            match spawn_batch(world, &pairs) {
+                Ok(ids) => {
                     assert_eq!(ids.len(), pairs.len());
-                    for (id, (ca, cb)) in ids.into_iter().zip(pairs) {
-                        model.spawned(id, None, vec![ca, cb]);
+                    for (id, (ca, cb)) in ids.into_iter().zip(&pairs) {
+                        match plan_bundle(id, ca, cb, &mut model.log) {
+                            Ok(e) => model.spawned(e),
+                            Err(e) => panic!("spawn_batch({n}, {a:?}, {b:?}): model {e:?}"),
+                        }
                     }
                 }
-                (
-                    Err(Error::Duplicate {
-                        entity,
-                        adding,
-                        existing,
-                        single,
-                    }),
-                    Some(exp),
-                ) => {
-                    let Error::Duplicate {
-                        adding: ea,
-                        existing: ee,
-                        single: es,
-                        ..
-                    } = exp
-                    else {
-                        unreachable!()
-                    };
-                    assert_eq!((adding, existing, single), (ea, ee, es));
-                    assert!(!world.contains(entity));
+                // Every bundle has the same types: the first one fails.
+                Err(got) => {
+                    let id = spawned_id(&Err(got.clone()));
+                    let (ca, cb) = pairs.first().expect("an empty batch cannot fail");
+                    let exp = plan_bundle(id, ca, cb, &mut model.log).map(|_| ());
+                    assert_eq!(Err(got), exp, "spawn_batch({n}, {a:?}, {b:?})");
                     assert_eq!(world.len(), before, "a failed batch leaves no entity");
-                    model.ever.insert(entity);
-                    model.dead.push(entity);
-                }
-                (got, exp) => {
-                    panic!("spawn_batch({n}, {a:?}, {b:?}): world {got:?}, model {exp:?}")
+                    model.taken_back(world, id);
                 }
             }
+        }
+        Op::SpawnBlueprint(ref node, count) => {
+            let plan = plan_blueprint(model, node);
+            let json = blueprint_json(node, &plan);
+            let bp = Blueprint::from_value(&json).expect("a valid blueprint");
+            let before = world.len();
+            let got = if count == 1 {
+                world.spawn_blueprint(&bp).map(|id| vec![id])
+            } else {
+                world.spawn_blueprints(&bp, count as usize)
+            };
+            if let Some(path) = blueprint_clash(node, "") {
+                assert!(
+                    matches!(&got, Err(Error::Data { path: p, .. }) if *p == path),
+                    "blueprint {json}: world {got:?}, model a clash at {path}"
+                );
+                assert_eq!(world.len(), before);
+                return;
+            }
+            let roots = vec![plan; count as usize];
+            model.spawn_planned(world, roots, got, &format!("blueprint {json} x{count}"));
+        }
+        Op::CloneEntity(s, deep) => {
+            let Some(id) = model.pick(s) else { return };
+            let got = if deep {
+                world.clone_tree(id)
+            } else {
+                world.clone_entity(id)
+            };
+            if model.pos(id).is_none() {
+                assert_eq!(got, Err(Error::NoSuchEntity(id)));
+                return;
+            }
+            let plan = model.plan_clone(id, deep);
+            let lacking = plan
+                .pre_order()
+                .into_iter()
+                .flat_map(|p| &p.comps)
+                .find(|c| !c.tag.clonable());
+            if let Some(c) = lacking {
+                let want = Error::Lacks {
+                    name: c.tag.name(),
+                    capability: "`Clone`",
+                };
+                assert_eq!(got, Err(want), "clone of {id:?} (deep: {deep})");
+                return;
+            }
+            let what = format!("clone of {id:?} (deep: {deep})");
+            model.spawn_planned(world, vec![plan], got.map(|id| vec![id]), &what);
         }
         Op::Despawn(s) => {
             let Some(id) = model.pick(s) else { return };
@@ -645,13 +1291,16 @@ fn apply(world: &mut World, model: &mut Model, op: &Op) {
                 assert_eq!(got, Err(Error::NoSuchEntity(id)));
                 return;
             }
-            let expected = model.duplicate(id, &model.ent(id).comps, t);
-            match expected {
-                Some(e) => assert_eq!(got, Err(e)),
-                None => {
-                    assert_eq!(got, Ok(()));
-                    model.ent_mut(id).comps.push(c);
-                }
+            let m = model.ent(id);
+            let mut comps = m.comps.clone();
+            let from = comps.len();
+            let expected = insert(id, &mut comps, c);
+            assert_eq!(got, expected, "add::<{t:?}>() to {id:?}");
+            if expected.is_ok() {
+                let pos = model.pos(id).expect("live");
+                let m = &mut model.live[pos];
+                m.comps = comps;
+                m.log_added(&mut model.log, from);
             }
         }
         // Every other operation needs a live entity; on a dead id,
@@ -689,11 +1338,20 @@ fn apply(world: &mut World, model: &mut Model, op: &Op) {
 fn apply_on_live(world: &mut World, model: &mut Model, id: EntityId, op: &Op) {
     let mut e = world.entity_mut(id).expect("live in the model");
     let pos = model.pos(id).expect("live");
-    let m = &mut model.live[pos];
+    let Model {
+        live,
+        log,
+        instances,
+        names,
+        handles,
+        ..
+    } = model;
+    let m = &mut live[pos];
     match *op {
         Op::Remove(_, t) => {
             let got = with_type!(t, T => e.remove::<T>().map(|c| format!("{c:?}")));
             let expected = m.comps.iter().position(|c| c.tag == t).map(|i| {
+                m.log_removed(log, [i]);
                 let c = m.comps.remove(i);
                 with_type!(t, T => format!("{:?}", T::make(c.seed, c.v)))
             });
@@ -701,12 +1359,15 @@ fn apply_on_live(world: &mut World, model: &mut Model, id: EntityId, op: &Op) {
         }
         Op::RemoveAll(_, k) => {
             let got = with_type!(k, K => e.remove_all::<K>());
+            let doomed = (0..m.comps.len()).rev().filter(|&i| m.comps[i].tag.is_a(k));
+            m.log_removed(log, doomed);
             let before = m.comps.len();
             m.comps.retain(|c| !c.tag.is_a(k));
             assert_eq!(got, before - m.comps.len(), "remove_all::<{k:?}>()");
         }
         Op::DetachAll(_) => {
             assert_eq!(e.detach_all(), m.comps.len());
+            m.log_removed_all(log);
             m.comps.clear();
         }
         Op::Mutate(_, t, all) => {
@@ -739,25 +1400,28 @@ fn apply_on_live(world: &mut World, model: &mut Model, id: EntityId, op: &Op) {
             let enable = matches!(op, Op::Enable(..));
             let got = with_type!(t, T => if enable { e.enable::<T>() } else { e.disable::<T>() });
             let mut changed = 0;
-            for c in m.comps.iter_mut().filter(|c| c.tag.is_a(t)) {
-                if c.enabled != enable {
-                    c.enabled = enable;
+            for i in 0..m.comps.len() {
+                if m.comps[i].tag.is_a(t) && m.comps[i].enabled != enable {
+                    m.comps[i].enabled = enable;
                     changed += 1;
+                    set_enabled_hook(m, log, i);
                 }
             }
             assert_eq!(got, changed, "enable: {enable}, {t:?}");
         }
         Op::SetInstanceEnabled(_, i, on) => {
-            if model.instances.is_empty() {
+            if instances.is_empty() {
                 return;
             }
-            let (_, instance) = model.instances[i as usize % model.instances.len()];
+            let (_, instance) = instances[i as usize % instances.len()];
             let got = e.set_instance_enabled(instance, on);
-            let m = &mut model.live[pos];
-            let expected = match m.comps.iter_mut().find(|c| c.instance == Some(instance)) {
-                Some(c) => {
-                    let changed = c.enabled != on;
-                    c.enabled = on;
+            let expected = match m.comps.iter().position(|c| c.instance == Some(instance)) {
+                Some(i) => {
+                    let changed = m.comps[i].enabled != on;
+                    m.comps[i].enabled = on;
+                    if changed {
+                        set_enabled_hook(m, log, i);
+                    }
                     Ok(changed)
                 }
                 None => Err(Error::NoSuchInstance {
@@ -769,23 +1433,38 @@ fn apply_on_live(world: &mut World, model: &mut Model, id: EntityId, op: &Op) {
         }
         Op::SetEnabled(_, on) => {
             e.set_enabled(on);
+            if m.enabled != on {
+                // The components that are enabled themselves start or stop
+                // being effectively enabled.
+                for i in 0..m.comps.len() {
+                    if m.comps[i].enabled {
+                        m.hook(log, i, if on { Hook::Enable } else { Hook::Disable });
+                    }
+                }
+            }
             m.enabled = on;
         }
-        Op::Kill(_) => {
-            e.kill();
-            m.killed = true;
-        }
-        Op::Revive(_) => {
-            e.revive();
-            m.killed = false;
+        Op::Kill(_) | Op::Revive(_) => {
+            let kill = matches!(op, Op::Kill(_));
+            if kill {
+                e.kill();
+            } else {
+                e.revive();
+            }
+            if m.killed != kill {
+                for i in 0..m.comps.len() {
+                    m.hook(log, i, if kill { Hook::Kill } else { Hook::Revive });
+                }
+            }
+            m.killed = kill;
         }
         Op::Rename(_, name) => {
             let name = name.map(|n| NAMES[n as usize]);
             e.set_name(name);
             m.name = name;
-            model.names.retain(|&(_, x)| x != id);
+            names.retain(|&(_, x)| x != id);
             if let Some(n) = name {
-                model.names.push((n, id));
+                names.push((n, id));
             }
         }
         Op::TakeHandle(_, t, nth) => {
@@ -815,7 +1494,7 @@ fn apply_on_live(world: &mut World, model: &mut Model, id: EntityId, op: &Op) {
             );
             if let Some((entity, instance, check)) = taken {
                 assert_eq!(entity, id);
-                model.handles.push(MHandle {
+                handles.push(MHandle {
                     tag: t,
                     entity,
                     instance,
@@ -824,6 +1503,19 @@ fn apply_on_live(world: &mut World, model: &mut Model, id: EntityId, op: &Op) {
             }
         }
         _ => unreachable!("handled in apply"),
+    }
+}
+
+/// The hook for the component at `pos` whose own flag just changed: none
+/// while its entity is disabled (the entity's `set_enabled(true)` fires it).
+fn set_enabled_hook(m: &MEntity, log: &mut Vec<Logged>, pos: usize) {
+    if m.enabled {
+        let hook = if m.comps[pos].enabled {
+            Hook::Enable
+        } else {
+            Hook::Disable
+        };
+        m.hook(log, pos, hook);
     }
 }
 
@@ -1033,7 +1725,7 @@ fn config() -> ProptestConfig {
     ProptestConfig {
         cases: from_env("MODEL_CASES")
             .or(from_env("PROPTEST_CASES"))
-            .unwrap_or(2000),
+            .unwrap_or(1500),
         failure_persistence: None,
         ..ProptestConfig::default()
     }
@@ -1051,8 +1743,15 @@ fn max_ops() -> usize {
 fn run(ops: &[Op]) {
     let mut world = World::new();
     let mut model = Model::default();
+    // A shrunk case runs after the one that failed, on the same thread.
+    take_log();
     for op in ops {
         apply(&mut world, &mut model, op);
+        assert_eq!(
+            take_log(),
+            std::mem::take(&mut model.log),
+            "hooks run by {op:?} (world, then model)"
+        );
         learn_instances(&world, &mut model);
         check_agrees(&world, &model);
     }

@@ -17,7 +17,10 @@ use crate::Component;
 /// `on_attach`, `on_enable`, `start` (before its first update), `update`
 /// every frame, then `on_disable` (if enabled) and `on_detach` when removed
 /// or despawned. `on_kill`/`on_revive` fire on [`EntityMut::kill`] and
-/// [`EntityMut::revive`](crate::EntityMut::revive).
+/// [`EntityMut::revive`](crate::EntityMut::revive). `on_enable` and
+/// `on_disable` alternate, bracketing the time the component is enabled on
+/// an enabled entity: while the entity is disabled, only its
+/// [`set_enabled`](crate::EntityMut::set_enabled) fires them.
 ///
 /// Inside any of them, `ctx` reaches the entity's other components; asking
 /// for a component stored with the one being run is [`Error::InUse`], and
@@ -608,7 +611,19 @@ impl World {
     }
 
     /// Fires `hook` on the component `comp` when its type is a behaviour.
+    /// `on_enable` and `on_disable` bracket the time a component is enabled
+    /// on an enabled entity, so they alternate: on a disabled entity a
+    /// component gets neither when it is added, removed, enabled or
+    /// disabled, and the entity's `set_enabled` fires them instead
+    /// ([`World::fire_on_entity`]).
     pub(crate) fn fire(&mut self, comp: CompRef, hook: Hook) {
+        if matches!(hook, Hook::Enable | Hook::Disable) && self.owner_disabled(comp) {
+            return;
+        }
+        self.fire_always(comp, hook);
+    }
+
+    fn fire_always(&mut self, comp: CompRef, hook: Hook) {
         if let Some(fns) = self
             .storage()
             .info(comp.ty)
@@ -617,6 +632,18 @@ impl World {
         {
             (fns.hook)(self, comp, hook);
         }
+    }
+
+    /// Whether the entity holding `comp` is disabled.
+    fn owner_disabled(&self, comp: CompRef) -> bool {
+        // A column taken out is running a hook or an update, which cannot
+        // fire another on it anyway.
+        let Some(column) = self.storage().try_column(comp.ty) else {
+            return false;
+        };
+        let table = column.segments()[comp.seg.index()].table();
+        let owner = self.storage().table(table).owners()[comp.row.index()];
+        self.slot(owner).disabled
     }
 
     /// The one rule for what fires after components are added, used by every
@@ -718,8 +745,10 @@ impl World {
                 .storage()
                 .try_column(c.ty)
                 .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0);
+            // The entity's own flag has just changed: this is the moment
+            // `fire` leaves to it.
             if !enabled_only || enabled {
-                self.fire(c, hook);
+                self.fire_always(c, hook);
             }
         }
     }
