@@ -129,6 +129,29 @@ fn spawn_with_attaches_each_element_after_its_requirements() {
 }
 
 #[test]
+fn a_bundle_is_one_operation_a_listed_requirement_is_kept() {
+    let mut world = World::new();
+    // `Mover` requires `Body`; the bundle lists its own `Body` after it.
+    let id = world
+        .spawn_with((Mover { speed: 2.0 }, Body { mass: 7.0 }))
+        .unwrap();
+    let e = world.entity(id).unwrap();
+    assert_eq!(e.len(), 2, "no default Body beside the listed one");
+    assert_eq!(e.get::<Body>(), Some(&Body { mass: 7.0 }));
+    // The listed `Body` meets `Mover`'s requirement, so it attaches first.
+    assert_eq!(take_log(), attached_and_enabled(&["Body", "Mover"]));
+}
+
+#[test]
+fn a_bundle_that_fails_runs_no_hook() {
+    let mut world = World::new();
+    let bad = world.spawn_with((Mover::default(), Body::default(), Body::default()));
+    assert!(matches!(bad, Err(Error::Duplicate { adding: "Body", .. })));
+    assert_eq!(take_log(), [], "nothing was attached, so nothing detaches");
+    assert!(world.is_empty());
+}
+
+#[test]
 fn add_by_name_attaches_requirements_first() {
     let mut world = World::new();
     let id = world.spawn();

@@ -28,7 +28,8 @@ use crate::{Component, EntityId, Error, World};
     note = "pass a tuple such as `(Position(0.0), Velocity(1.0))`; every element must `#[derive(Component)]`; a single component is written `(Health(3),)`"
 )]
 pub trait Bundle: Send + Sync + 'static {
-    /// Adds every component to the entity in slot `index`, in tuple order.
+    /// Adds every component to the entity in slot `index`, in tuple order,
+    /// as one operation (see [`World::finish_insert`]).
     #[doc(hidden)]
     fn __insert(self, world: &mut World, index: EntityIndex) -> Result<(), Error>;
 
@@ -61,8 +62,14 @@ macro_rules! tuple_bundle {
             #[allow(non_snake_case)]
             fn __insert(self, world: &mut World, index: EntityIndex) -> Result<(), Error> {
                 let ($($name,)+) = self;
-                $(world.insert(index, $name)?;)+
-                Ok(())
+                let before = world.comp_count(index);
+                let appended = (|| {
+                    $(world.append_checked(index, $name)?;)+
+                    Ok(())
+                })();
+                let mut requirements = crate::world::require::Requirements::default();
+                $(<$name as Component>::__VTABLE.add_requirements(&mut requirements);)+
+                world.finish_insert(index, before, appended, &requirements)
             }
 
             fn __plan(world: &mut World, types: &mut Vec<TypeIdx>) -> bool {

@@ -78,14 +78,47 @@ impl World {
         index: EntityIndex,
         value: C,
     ) -> Result<(), Error> {
-        let ty = self.register::<C>();
-        self.check_single::<C>(index, ty)?;
         let before = self.comp_count(index);
-        self.append(index, ty, value);
-
+        self.append_checked(index, value)?;
         let mut requirements = crate::world::require::Requirements::default();
         C::__VTABLE.add_requirements(&mut requirements);
         requirements.apply_or_take_back(self, index, before)
+    }
+
+    /// Checks the single rule for `value` and appends it, without its
+    /// requirements or hooks.
+    pub(crate) fn append_checked<C: Component>(
+        &mut self,
+        index: EntityIndex,
+        value: C,
+    ) -> Result<(), Error> {
+        let ty = self.register::<C>();
+        self.check_single::<C>(index, ty)?;
+        self.append(index, ty, value);
+        Ok(())
+    }
+
+    /// Ends adding several components as one operation (a bundle): the
+    /// entity's components from position `before` on were appended, and
+    /// `appended` says whether all of them could be. Then the requirements
+    /// of all of them are met (so a bundle may list a required component
+    /// after what requires it), and only then do hooks fire, once
+    /// everything is in place. On error nothing is left added and no hook
+    /// has run.
+    pub(crate) fn finish_insert(
+        &mut self,
+        index: EntityIndex,
+        before: usize,
+        appended: Result<(), Error>,
+        requirements: &crate::world::require::Requirements,
+    ) -> Result<(), Error> {
+        if let Err(error) = appended {
+            self.truncate_components(index, before);
+            return Err(error);
+        }
+        requirements.apply_or_take_back(self, index, before)?;
+        self.fire_added_hooks(index, before);
+        Ok(())
     }
 
     /// Appends `value` (of registered concrete type `ty`) to entity `index`
