@@ -35,6 +35,10 @@ pub(crate) struct Storage {
     /// was registered by its own type (not only as an ancestor).
     columns: Vec<Option<Column>>,
     tables: table::Tables,
+    /// The is-a index: by type index, then by table, where the table's
+    /// first component that is-a the type sits, so `get` and its is-a rule
+    /// are one lookup wherever the component is in the layout.
+    first: Vec<Vec<table::FirstIsa>>,
     /// Columns whose trash holds values to drop (see [`Storage::empty_trash`]).
     trashed: Vec<TypeIdx>,
 }

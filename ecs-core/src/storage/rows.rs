@@ -17,7 +17,7 @@ impl Storage {
     #[inline(always)]
     pub fn find_at<T: Component>(&self, table: TableId, row: RowId) -> Option<&T> {
         let t = self.types.table_key_of::<T>()?;
-        let (place, level) = self.tables[table.index()].first_isa_level(t)?;
+        let (place, level) = self.first_isa_level(table, t)?;
         self.columns[place.ty.index()].as_ref()?.segs[place.seg.index()].get_as(row, level)
     }
 
@@ -25,7 +25,7 @@ impl Storage {
     #[inline(always)]
     pub fn find_mut<T: Component>(&mut self, slot: &EntitySlot) -> Option<&mut T> {
         let t = self.types.table_key_of::<T>()?;
-        let (place, level) = self.tables[slot.table.index()].first_isa_level(t)?;
+        let (place, level) = self.first_isa_level(slot.table, t)?;
         self.columns[place.ty.index()].as_mut()?.segs[place.seg.index()].get_as_mut(slot.row, level)
     }
 

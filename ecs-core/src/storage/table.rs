@@ -26,12 +26,6 @@ pub(crate) struct Table {
     /// single-rule check of `add` clears a whole parent chain with one AND
     /// per word of bits.
     pub(super) isa: Box<[u64]>,
-    /// By type index: where the first component that is-a that type sits,
-    /// so `get` and its is-a rule are one load wherever the component is in
-    /// the layout. Types registered after the table are past the end: they
-    /// cannot be ancestors of its types, which are registered after their
-    /// own ancestors.
-    pub(super) first: Box<[FirstIsa]>,
     /// The entity at each row.
     pub(super) owners: Vec<EntityIndex>,
     /// Cached moves: the table reached by appending a type.
@@ -40,7 +34,8 @@ pub(crate) struct Table {
     removing: Vec<(usize, TableId)>,
 }
 
-/// One entry of [`Table::first`].
+/// Where the first component of a table that is-a some type sits: one
+/// entry of the storage's is-a index, by type then by table.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FirstIsa {
     /// One plus the position in the layout; 0 when no component is-a the type.
@@ -68,7 +63,6 @@ impl Default for Tables {
             list: vec![Table {
                 layout: Box::default(),
                 isa: Box::default(),
-                first: Box::default(),
                 owners: Vec::new(),
                 adding: Vec::new(),
                 removing: Vec::new(),
@@ -107,45 +101,6 @@ impl Table {
         Comps {
             places: self.layout.iter(),
             row,
-        }
-    }
-
-    /// The position of the first component that is-a type `t`.
-    #[inline]
-    pub fn position_of(&self, t: TypeIdx) -> Option<usize> {
-        match self.first.get(t.index()) {
-            Some(f) if f.pos != 0 => Some(f.pos as usize - 1),
-            _ => None,
-        }
-    }
-
-    /// The position of the first component of exactly type `t`.
-    #[inline]
-    pub fn position_exact(&self, t: TypeIdx) -> Option<usize> {
-        match self.first.get(t.index()) {
-            // No component before it is-a `t`, so none is exactly `t`.
-            Some(f) if f.pos != 0 && f.place.ty == t => Some(f.pos as usize - 1),
-            Some(f) if f.pos != 0 => self.layout.iter().position(|p| p.ty == t),
-            _ => None,
-        }
-    }
-
-    /// The first component that is-a type `t`.
-    #[inline]
-    pub fn first_isa(&self, t: TypeIdx) -> Option<Place> {
-        match self.first.get(t.index()) {
-            Some(f) if f.pos != 0 => Some(f.place),
-            _ => None,
-        }
-    }
-
-    /// The first component that is-a type `t`, with the chain level at
-    /// which its type meets `t`.
-    #[inline]
-    pub fn first_isa_level(&self, t: TypeIdx) -> Option<(Place, usize)> {
-        match self.first.get(t.index()) {
-            Some(f) if f.pos != 0 => Some((f.place, f.level as usize)),
-            _ => None,
         }
     }
 }
@@ -208,7 +163,58 @@ impl Comps<'_> {
     }
 }
 
+impl FirstIsa {
+    /// The entry, when a component is-a the type.
+    #[inline(always)]
+    fn found(self) -> Option<Self> {
+        (self.pos != 0).then_some(self)
+    }
+}
+
 impl Storage {
+    /// Table `table`'s entry in the is-a index of type `t`. The index is
+    /// kept by type, then by table, so the load that depends on the entity
+    /// (its table) is the last one: the type's row is found in parallel.
+    #[inline(always)]
+    fn first_entry(&self, table: TableId, t: TypeIdx) -> Option<FirstIsa> {
+        self.first.get(t.index())?.get(table.index())?.found()
+    }
+
+    /// The position in `table`'s layout of the first component that is-a
+    /// type `t`.
+    #[inline]
+    pub fn position_of(&self, table: TableId, t: TypeIdx) -> Option<usize> {
+        self.first_entry(table, t).map(|f| f.pos as usize - 1)
+    }
+
+    /// The position of the first component of exactly type `t`.
+    #[inline]
+    pub fn position_exact(&self, table: TableId, t: TypeIdx) -> Option<usize> {
+        let f = self.first_entry(table, t)?;
+        if f.place.ty == t {
+            return Some(f.pos as usize - 1);
+        }
+        // The first is-a `t` is a derived type; an exact one may follow.
+        self.tables[table.index()]
+            .layout
+            .iter()
+            .position(|p| p.ty == t)
+    }
+
+    /// The first component of `table` that is-a type `t`.
+    #[inline]
+    pub fn first_isa(&self, table: TableId, t: TypeIdx) -> Option<Place> {
+        self.first_entry(table, t).map(|f| f.place)
+    }
+
+    /// The first component of `table` that is-a type `t`, with the chain
+    /// level at which its type meets `t`.
+    #[inline(always)]
+    pub fn first_isa_level(&self, table: TableId, t: TypeIdx) -> Option<(Place, usize)> {
+        self.first_entry(table, t)
+            .map(|f| (f.place, f.level as usize))
+    }
+
     /// The table holding `types` in this order, created on first use. Every
     /// type must have a column.
     pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> TableId {
@@ -236,16 +242,19 @@ impl Storage {
                 *word |= b;
             }
         }
-        let mut first: Vec<FirstIsa> = Vec::new();
         for (pos, place) in layout.iter().enumerate() {
             let info = self.types.info(place.ty);
             let chain = std::iter::once(&place.ty).chain(info.ancestors().iter());
             for (level, &t) in chain.enumerate() {
-                if first.len() <= t.index() {
-                    first.resize(t.index() + 1, FirstIsa::default());
+                if self.first.len() <= t.index() {
+                    self.first.resize_with(t.index() + 1, Vec::new);
                 }
-                if first[t.index()].pos == 0 {
-                    first[t.index()] = FirstIsa {
+                let by_table = &mut self.first[t.index()];
+                if by_table.len() <= table.index() {
+                    by_table.resize(table.index() + 1, FirstIsa::default());
+                }
+                if by_table[table.index()].pos == 0 {
+                    by_table[table.index()] = FirstIsa {
                         pos: u32::try_from(pos + 1).expect("a layout is shorter than 2^32"),
                         level: u32::try_from(level).expect("a key chain is at most 16 deep"),
                         place: *place,
@@ -256,7 +265,6 @@ impl Storage {
         self.tables.list.push(Table {
             layout,
             isa: isa.into_boxed_slice(),
-            first: first.into_boxed_slice(),
             owners: Vec::new(),
             adding: Vec::new(),
             removing: Vec::new(),

@@ -66,16 +66,14 @@ impl World {
     /// Position in the entity's layout of the first component that is-a `t`.
     #[inline]
     pub(crate) fn position_of(&self, index: EntityIndex, t: TypeIdx) -> Option<usize> {
-        self.storage
-            .table(self.entities.slot(index).table)
-            .position_of(t)
+        self.storage.position_of(self.entities.slot(index).table, t)
     }
 
     /// The entity's first component that is-a `t`.
     #[inline]
     pub(crate) fn first_isa(&self, index: EntityIndex, t: TypeIdx) -> Option<CompRef> {
         let slot = self.entities.slot(index);
-        let place = self.storage.table(slot.table).first_isa(t)?;
+        let place = self.storage.first_isa(slot.table, t)?;
         Some(CompRef {
             ty: place.ty,
             seg: place.seg,

@@ -248,8 +248,7 @@ impl World {
         let t = self.type_idx::<T>()?;
         let pos = self
             .storage
-            .table(self.entities.slot(index).table)
-            .position_exact(t)?;
+            .position_exact(self.entities.slot(index).table, t)?;
         // Hooks run first, while the component is still attached; they
         // cannot change the entity's structure, so `pos` stays valid.
         if self.has_hooks(t) {
