@@ -17,8 +17,23 @@ impl Storage {
     #[inline(always)]
     pub fn find_at<T: Component>(&self, table: TableId, row: RowId) -> Option<&T> {
         let t = self.types.table_key_of::<T>()?;
-        let (place, level) = self.first_isa_level(table, t)?;
-        self.columns[place.ty.index()].as_ref()?.segs[place.seg.index()].get_as(row, level)
+        // `T`'s own column is found from `T` alone, while the entity's
+        // table is still being read: for an exact hit (level 0, the common
+        // case) the segment then waits on one load, not two. A derived hit
+        // looks its column up from the index entry.
+        let own = self.columns.get(t.index());
+        let (place, level, offset) = self.first_isa_at(table, t)?;
+        let column = if level == 0 {
+            own
+        } else {
+            self.columns.get(place.ty.index())
+        };
+        // Were the entry wrong, the segment's type check refuses the read.
+        column?
+            .as_ref()?
+            .segs
+            .get(place.seg.index())?
+            .get_as_hinted(row, level, offset)
     }
 
     /// Mutable twin of [`Storage::find`].
