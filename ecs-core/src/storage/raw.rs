@@ -82,8 +82,10 @@ impl ErasedType {
     /// A type with no parent: itself at offset 0. `Send + Sync` because the
     /// arrays built from it are shared between threads.
     pub const fn of<T: Send + Sync + 'static>() -> Self {
+        let mut ids = [UNUSED; MAX_DEPTH];
+        ids[0] = TypeId::of::<T>();
         ErasedType {
-            ids: [TypeId::of::<T>(); MAX_DEPTH],
+            ids,
             offsets: [0; MAX_DEPTH],
             claimed: [TypeId::of::<T>(); MAX_DEPTH],
             len: 1,
@@ -169,9 +171,16 @@ impl ErasedType {
     /// The offset of level `level`'s value when it is a `T`.
     #[inline(always)]
     fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
-        (level < self.len && self.ids[level] == TypeId::of::<T>()).then(|| self.offsets[level])
+        // Levels past the chain hold `UNUSED`, which no caller's `T` is.
+        (*self.ids.get(level)? == TypeId::of::<T>()).then(|| self.offsets[level])
     }
 }
+
+/// Fills the levels of `ErasedType::ids` past a type's chain: the id of a
+/// type private to this module, so no read asks for it, and a level past
+/// the chain fails the type check without a separate length test.
+struct Unused;
+const UNUSED: TypeId = TypeId::of::<Unused>();
 
 /// A growable array of values of one component type, known at run time.
 pub(crate) struct BlobVec {
