@@ -209,8 +209,8 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::component::ops::{
-        ComponentOps, HasClone, HasDebug, HasDefault, HasDeserialize, HasSerialize, NoClone,
-        NoDebug, NoDefault, NoDeserialize, NoSerialize, Probe,
+        ComponentOps, Found, HasClone, HasDebug, HasDefault, HasDeserialize, HasSerialize, Missing,
+        NoClone, NoDebug, NoDefault, NoDeserialize, NoSerialize, Probe,
     };
     pub use crate::component::registry::TypeNumberCell;
     pub use crate::component::{ComponentVTable, KeyChain};

@@ -203,24 +203,26 @@ fn impl_block(
         .then(|| quote!(.transient(true)));
     // Capabilities by autoref specialization: `(&&Probe::<Self>)` resolves
     // to the `Has*` impl when `Self` implements the trait, else to `No*`.
-    // Inside a generic impl only the declared bounds count. A method call
-    // cannot run in a constant, so the table holds a function that probes.
+    // Inside a generic impl only the declared bounds count. The answers are
+    // types, read by a constant from a closure that is never called, so no
+    // code is generated per probe.
     let ops = quote! {
-        .ops(|| {
+        .ops(::ecs_core::__private::ComponentOps::probed(&|| {
             #[allow(unused_imports)]
             use ::ecs_core::__private::{
                 HasClone as _, HasDebug as _, HasDefault as _, HasDeserialize as _,
                 HasSerialize as _, NoClone as _, NoDebug as _, NoDefault as _,
                 NoDeserialize as _, NoSerialize as _,
             };
-            let mut ops = ::ecs_core::__private::ComponentOps::none();
-            ops.default = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_default();
-            ops.clone = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_clone();
-            ops.serialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_serialize();
-            ops.deserialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_deserialize();
-            ops.debug = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_debug();
-            ops
-        })
+            let probe = &&::ecs_core::__private::Probe::<Self>::new();
+            (
+                probe.__ecs_default(),
+                probe.__ecs_clone(),
+                probe.__ecs_serialize(),
+                probe.__ecs_deserialize(),
+                probe.__ecs_debug(),
+            )
+        }))
     };
     // Found by name at run time without a registration call; a `static`
     // cannot depend on generic parameters, so generic types are by-type only.

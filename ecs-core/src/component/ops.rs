@@ -158,6 +158,11 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
 /// Asks "does `T` implement ...?" in generated code: `(&&Probe::<T>::new())`
 /// picks the `Has*` impl one autoref away when the bound holds, else the
 /// `No*` impl on the probe itself.
+///
+/// The answer is a type ([`Found`] or [`Missing`]), not a value, so the
+/// derive makes the calls inside a closure that is never called and reads
+/// the answer in a constant ([`ComponentOps::probed`]): the probes are
+/// type-checked but no code is generated for them.
 #[doc(hidden)]
 pub struct Probe<T>(PhantomData<fn() -> T>);
 
@@ -168,28 +173,47 @@ impl<T> Probe<T> {
     }
 }
 
+/// A probe's answer: `T` has the capability.
+#[doc(hidden)]
+pub struct Found<T>(PhantomData<fn() -> T>);
+
+/// A probe's answer: the type lacks the capability.
+#[doc(hidden)]
+pub struct Missing;
+
 macro_rules! capability {
-    ($has:ident, $no:ident, $method:ident, $bound:path, $ty:ty, $f:ident) => {
-        capability!($has, $no, $method, $bound, $ty, T => $f::<T>);
+    ($has:ident, $no:ident, $method:ident, $cap:ident, $bound:path, $ty:ty, $f:ident) => {
+        capability!($has, $no, $method, $cap, $bound, $ty, T => $f::<T>);
     };
-    ($has:ident, $no:ident, $method:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
+    ($has:ident, $no:ident, $method:ident, $cap:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
         #[doc(hidden)]
-        pub trait $has {
-            fn $method(&self) -> Option<$ty>;
+        pub trait $has<$t> {
+            fn $method(&self) -> Found<$t>;
         }
-        impl<$t: Component + $bound> $has for &Probe<$t> {
-            fn $method(&self) -> Option<$ty> {
-                Some($value)
+        impl<$t: $bound> $has<$t> for &Probe<$t> {
+            fn $method(&self) -> Found<$t> {
+                Found(PhantomData)
             }
         }
         #[doc(hidden)]
         pub trait $no {
-            fn $method(&self) -> Option<$ty>;
+            fn $method(&self) -> Missing;
         }
         impl<T> $no for Probe<T> {
-            fn $method(&self) -> Option<$ty> {
-                None
+            fn $method(&self) -> Missing {
+                Missing
             }
+        }
+        /// The entry point a probe's answer stands for.
+        #[doc(hidden)]
+        pub trait $cap {
+            const OP: Option<$ty>;
+        }
+        impl<$t: Component + $bound> $cap for Found<$t> {
+            const OP: Option<$ty> = Some($value);
+        }
+        impl $cap for Missing {
+            const OP: Option<$ty> = None;
         }
     };
 }
@@ -198,6 +222,7 @@ capability!(
     HasDefault,
     NoDefault,
     __ecs_default,
+    DefaultCap,
     Default,
     fn() -> BoxedComponent,
     default_boxed
@@ -210,15 +235,25 @@ capability!(
     HasDebug,
     NoDebug,
     __ecs_debug,
+    DebugCap,
     std::fmt::Debug,
     DebugFn,
     debug_row
 );
-capability!(HasClone, NoClone, __ecs_clone, Clone, CloneFn, clone_boxed);
+capability!(
+    HasClone,
+    NoClone,
+    __ecs_clone,
+    CloneCap,
+    Clone,
+    CloneFn,
+    clone_boxed
+);
 capability!(
     HasSerialize,
     NoSerialize,
     __ecs_serialize,
+    SerializeCap,
     Serialize,
     SerializeFn,
     serialize_row
@@ -227,6 +262,7 @@ capability!(
     HasDeserialize,
     NoDeserialize,
     __ecs_deserialize,
+    DeserializeCap,
     DeserializeOwned,
     DeserializeFns,
     T => DeserializeFns {
@@ -235,6 +271,30 @@ capability!(
         push_many: deserialize_push_many::<T>,
     }
 );
+
+impl ComponentOps {
+    /// The capabilities the probes in `probes` found, in the order
+    /// default, clone, serialize, deserialize, debug. `probes` is never
+    /// called: only its return type is read.
+    pub const fn probed<F, A, B, C, D, E>(probes: &F) -> Self
+    where
+        F: Fn() -> (A, B, C, D, E),
+        A: DefaultCap,
+        B: CloneCap,
+        C: SerializeCap,
+        D: DeserializeCap,
+        E: DebugCap,
+    {
+        let _ = probes;
+        ComponentOps {
+            default: A::OP,
+            clone: B::OP,
+            serialize: C::OP,
+            deserialize: D::OP,
+            debug: E::OP,
+        }
+    }
+}
 
 impl World {
     /// The ops of `ty`, a type with stored components.

@@ -31,10 +31,8 @@ pub struct ComponentVTable {
     pub(crate) receiver: fn(TypeId) -> Option<ReceiverFn>,
     /// Adds this type's required components, then its parent's.
     pub(crate) requirements: fn(&mut Requirements),
-    /// Default, clone, serde and debug support, found by the derive; a
-    /// function because the probes that find them are trait method calls,
-    /// which a constant cannot make.
-    pub(crate) ops: fn() -> ComponentOps,
+    /// Default, clone, serde and debug support, found by the derive.
+    pub(crate) ops: ComponentOps,
     pub(crate) transient: bool,
 }
 
@@ -63,7 +61,7 @@ impl ComponentVTable {
             behaviour: None,
             receiver: no_receiver,
             requirements: no_requirements,
-            ops: ComponentOps::none,
+            ops: ComponentOps::none(),
             transient: false,
         }
     }
@@ -91,8 +89,8 @@ impl ComponentVTable {
         self
     }
 
-    /// Sets the capability probe.
-    pub const fn ops(mut self, ops: fn() -> ComponentOps) -> Self {
+    /// Sets the capabilities (see [`ComponentOps::probed`]).
+    pub const fn ops(mut self, ops: ComponentOps) -> Self {
         self.ops = ops;
         self
     }

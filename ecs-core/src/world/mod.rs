@@ -604,7 +604,7 @@ impl World {
         let info = &mut self.types[own as usize];
         info.vtable = Some(vtable);
         info.behaviour = vtable.behaviour;
-        info.ops = Some((vtable.ops)());
+        info.ops = Some(vtable.ops);
         info.has_requirements = !requirements.is_empty();
         self.columns[own as usize] = Some(Column::new(vtable));
         own
