@@ -208,10 +208,7 @@ pub mod prelude {
 /// Paths the derive's generated code uses. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::component::ops::{
-        ComponentOps, Found, HasClone, HasDebug, HasDefault, HasDeserialize, HasSerialize, Missing,
-        NoClone, NoDebug, NoDefault, NoDeserialize, NoSerialize, Probe,
-    };
+    pub use crate::component::ops::{ComponentOps, Found, Missing, Probe};
     pub use crate::component::registry::TypeNumberCell;
     pub use crate::component::{ComponentVTable, KeyChain};
     pub use crate::data::catalog::Registration;

@@ -128,7 +128,7 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// `static` (non-generic types).
     #[inline]
     fn __type_number() -> Option<u32> {
-        None
+        Self::__VTABLE.number.map(|cell| cell.get::<Self>())
     }
 }
 

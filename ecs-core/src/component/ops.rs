@@ -155,9 +155,10 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     Ok(())
 }
 
-/// Asks "does `T` implement ...?" in generated code: `(&&Probe::<T>::new())`
-/// picks the `Has*` impl one autoref away when the bound holds, else the
-/// `No*` impl on the probe itself.
+/// Asks "does `T` implement ...?" in generated code: `probe.__ecs_default()`
+/// on a `&Probe<T>` picks `Probe`'s own method when its bound holds, else
+/// method lookup goes on through `Deref` to [`Fallback`]'s method of the
+/// same name. Inherent methods, so the generated code imports nothing.
 ///
 /// The answer is a type ([`Found`] or [`Missing`]), not a value, so the
 /// derive makes the calls inside a closure that is never called and reads
@@ -173,6 +174,18 @@ impl<T> Probe<T> {
     }
 }
 
+/// Where a probe's lookup ends when `T` lacks the capability.
+#[doc(hidden)]
+pub struct Fallback;
+
+impl<T> std::ops::Deref for Probe<T> {
+    type Target = Fallback;
+
+    fn deref(&self) -> &Fallback {
+        &Fallback
+    }
+}
+
 /// A probe's answer: `T` has the capability.
 #[doc(hidden)]
 pub struct Found<T>(PhantomData<fn() -> T>);
@@ -182,25 +195,17 @@ pub struct Found<T>(PhantomData<fn() -> T>);
 pub struct Missing;
 
 macro_rules! capability {
-    ($has:ident, $no:ident, $method:ident, $cap:ident, $bound:path, $ty:ty, $f:ident) => {
-        capability!($has, $no, $method, $cap, $bound, $ty, T => $f::<T>);
+    ($method:ident, $cap:ident, $bound:path, $ty:ty, $f:ident) => {
+        capability!($method, $cap, $bound, $ty, T => $f::<T>);
     };
-    ($has:ident, $no:ident, $method:ident, $cap:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
-        #[doc(hidden)]
-        pub trait $has<$t> {
-            fn $method(&self) -> Found<$t>;
-        }
-        impl<$t: $bound> $has<$t> for &Probe<$t> {
-            fn $method(&self) -> Found<$t> {
+    ($method:ident, $cap:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
+        impl<$t: $bound> Probe<$t> {
+            pub fn $method(&self) -> Found<$t> {
                 Found(PhantomData)
             }
         }
-        #[doc(hidden)]
-        pub trait $no {
-            fn $method(&self) -> Missing;
-        }
-        impl<T> $no for Probe<T> {
-            fn $method(&self) -> Missing {
+        impl Fallback {
+            pub fn $method(&self) -> Missing {
                 Missing
             }
         }
@@ -219,8 +224,6 @@ macro_rules! capability {
 }
 
 capability!(
-    HasDefault,
-    NoDefault,
     __ecs_default,
     DefaultCap,
     Default,
@@ -231,27 +234,9 @@ fn debug_row<T: Component + std::fmt::Debug>(at: RowRef<'_>) -> &dyn std::fmt::D
     at.column.get::<T>(at.seg, at.row)
 }
 
+capability!(__ecs_debug, DebugCap, std::fmt::Debug, DebugFn, debug_row);
+capability!(__ecs_clone, CloneCap, Clone, CloneFn, clone_boxed);
 capability!(
-    HasDebug,
-    NoDebug,
-    __ecs_debug,
-    DebugCap,
-    std::fmt::Debug,
-    DebugFn,
-    debug_row
-);
-capability!(
-    HasClone,
-    NoClone,
-    __ecs_clone,
-    CloneCap,
-    Clone,
-    CloneFn,
-    clone_boxed
-);
-capability!(
-    HasSerialize,
-    NoSerialize,
     __ecs_serialize,
     SerializeCap,
     Serialize,
@@ -259,8 +244,6 @@ capability!(
     serialize_row
 );
 capability!(
-    HasDeserialize,
-    NoDeserialize,
     __ecs_deserialize,
     DeserializeCap,
     DeserializeOwned,

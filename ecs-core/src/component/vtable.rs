@@ -12,6 +12,7 @@
 use std::any::TypeId;
 
 use crate::component::ops::ComponentOps;
+use crate::component::registry::TypeNumberCell;
 use crate::component::KeyChain;
 use crate::runtime::behaviour::BehaviourFns;
 use crate::runtime::message::ReceiverFn;
@@ -34,6 +35,10 @@ pub struct ComponentVTable {
     /// Default, clone, serde and debug support, found by the derive.
     pub(crate) ops: ComponentOps,
     pub(crate) transient: bool,
+    /// The cache of the type's process-wide number: a `static` of its own
+    /// for a non-generic type, none for a generic one (a `static` would be
+    /// shared by every instantiation).
+    pub(crate) number: Option<&'static TypeNumberCell>,
 }
 
 fn no_receiver(_: TypeId) -> Option<ReceiverFn> {
@@ -63,6 +68,7 @@ impl ComponentVTable {
             requirements: no_requirements,
             ops: ComponentOps::none(),
             transient: false,
+            number: None,
         }
     }
 
@@ -98,6 +104,12 @@ impl ComponentVTable {
     /// Marks the type as never saved.
     pub const fn transient(mut self, transient: bool) -> Self {
         self.transient = transient;
+        self
+    }
+
+    /// Sets the cache of the type's number.
+    pub const fn number(mut self, cell: &'static TypeNumberCell) -> Self {
+        self.number = Some(cell);
         self
     }
 
