@@ -255,27 +255,31 @@ capability!(
     }
 );
 
+/// The five answers of the derive's probes, in the order default, clone,
+/// serialize, deserialize, debug.
+#[doc(hidden)]
+pub trait Answers {
+    const OPS: ComponentOps;
+}
+
+impl<A: DefaultCap, B: CloneCap, C: SerializeCap, D: DeserializeCap, E: DebugCap> Answers
+    for (A, B, C, D, E)
+{
+    const OPS: ComponentOps = ComponentOps {
+        default: A::OP,
+        clone: B::OP,
+        serialize: C::OP,
+        deserialize: D::OP,
+        debug: E::OP,
+    };
+}
+
 impl ComponentOps {
-    /// The capabilities the probes in `probes` found, in the order
-    /// default, clone, serialize, deserialize, debug. `probes` is never
+    /// The capabilities the probes in `probes` found. `probes` is never
     /// called: only its return type is read.
-    pub const fn probed<F, A, B, C, D, E>(probes: &F) -> Self
-    where
-        F: Fn() -> (A, B, C, D, E),
-        A: DefaultCap,
-        B: CloneCap,
-        C: SerializeCap,
-        D: DeserializeCap,
-        E: DebugCap,
-    {
+    pub const fn probed<F: Fn() -> R, R: Answers>(probes: &F) -> Self {
         let _ = probes;
-        ComponentOps {
-            default: A::OP,
-            clone: B::OP,
-            serialize: C::OP,
-            deserialize: D::OP,
-            debug: E::OP,
-        }
+        R::OPS
     }
 }
 
