@@ -208,7 +208,7 @@ fn impl_block(
     // called, so no code is generated per probe.
     let ops = quote! {
         .ops(::ecs_core::__private::ComponentOps::probed(&|| {
-            let probe = &::ecs_core::__private::Probe::<Self>::new();
+            let probe = ::ecs_core::__private::Probe::<Self>::new();
             (
                 probe.__ecs_default(),
                 probe.__ecs_clone(),

@@ -167,6 +167,14 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
 #[doc(hidden)]
 pub struct Probe<T>(PhantomData<fn() -> T>);
 
+impl<T> Clone for Probe<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Probe<T> {}
+
 impl<T> Probe<T> {
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
@@ -200,7 +208,7 @@ macro_rules! capability {
     };
     ($method:ident, $cap:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
         impl<$t: $bound> Probe<$t> {
-            pub fn $method(&self) -> Found<$t> {
+            pub fn $method(self) -> Found<$t> {
                 Found(PhantomData)
             }
         }
