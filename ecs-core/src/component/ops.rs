@@ -1,5 +1,5 @@
 //! What a component type can do beyond being stored (be defaulted, cloned,
-//! serialized, deserialized), found by the derive through autoref
+//! serialized, deserialized), found by the derive through autoderef
 //! specialization so no extra attribute is needed, and kept as plain
 //! function pointers for code that only has a type's name.
 
@@ -156,7 +156,7 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
 }
 
 /// Asks "does `T` implement ...?" in generated code: `probe.__ecs_default()`
-/// on a `&Probe<T>` picks `Probe`'s own method when its bound holds, else
+/// on a `Probe<T>` picks `Probe`'s own method when its bound holds, else
 /// method lookup goes on through `Deref` to [`Fallback`]'s method of the
 /// same name. Inherent methods, so the generated code imports nothing.
 ///
