@@ -58,8 +58,15 @@ BASE_VS_EXACT = [
 # The targets the runtime must meet: (label, numerator, denominator, limit).
 TARGETS = [
     ("get <= 1.0x bevy", ("get", "ours"), ("get", "bevy"), 1.0),
-    ("get via parent <= 1.2x our exact get", ("get_via_parent", "ours_parent"),
-     ("get_via_parent", "ours_exact"), 1.2),
+    ("single-type get <= 1.0x bevy", ("get_one", "ours"), ("get_one", "bevy"), 1.0),
+    ("get via parent <= 1.1x our exact get", ("get_via_parent", "ours_parent"),
+     ("get_via_parent", "ours_exact"), 1.1),
+    ("base-type loop <= 1.2x exact (closure)", ("base_iter", "ours_base"),
+     ("base_iter", "ours_exact"), 1.2),
+    ("base-type loop <= 1.2x exact (`iter`)", ("base_iter", "ours_base_iter"),
+     ("base_iter", "ours_exact_iter"), 1.2),
+    ("base-type loop <= 1.2x exact (write)", ("base_iter", "ours_base_write"),
+     ("base_iter", "ours_exact_write"), 1.2),
     ("simple_iter <= 1.0x bevy", ("simple_iter", "ours"), ("simple_iter", "bevy"), 1.0),
     ("simple_iter <= 2x plain Vec", ("simple_iter", "ours"), ("simple_iter", "vec"), 2.0),
     ("add_remove <= 0.7x bevy", ("add_remove", "ours"), ("add_remove", "bevy"), 0.7),

@@ -150,17 +150,17 @@ fn impl_block(
     });
     // A `static` inside a generic impl would be shared by every
     // instantiation, so only non-generic types cache their number.
-    let type_number = generics.is_empty.then(|| {
-        quote! {
-            #[doc(hidden)]
-            #[inline]
-            fn __type_number() -> ::core::option::Option<::core::primitive::u32> {
+    let (number_cell, number) = if generics.is_empty {
+        (
+            quote! {
                 static NUMBER: ::ecs_core::__private::TypeNumberCell =
                     ::ecs_core::__private::TypeNumberCell::new();
-                ::core::option::Option::Some(NUMBER.get::<Self>())
-            }
-        }
-    });
+            },
+            Some(quote!(.number(&NUMBER))),
+        )
+    } else {
+        (TokenStream::new(), None)
+    };
     // The dispatch table: one `TypeId` comparison per declared message type,
     // each spanned on the type so a missing `impl Receive<M>` points at it.
     let receivers = input.attrs.receives.iter().map(|ty| {
@@ -201,26 +201,22 @@ fn impl_block(
         .transient
         .is_some()
         .then(|| quote!(.transient(true)));
-    // Capabilities by autoref specialization: `(&&Probe::<Self>)` resolves
-    // to the `Has*` impl when `Self` implements the trait, else to `No*`.
-    // Inside a generic impl only the declared bounds count. A method call
-    // cannot run in a constant, so the table holds a function that probes.
+    // Capabilities found by method lookup: `probe.__ecs_default()` is
+    // `Probe`'s own method when `Self: Default`, else `Fallback`'s, reached
+    // through `Deref`. Inside a generic impl only the declared bounds count.
+    // The answers are types, read by a constant from a closure that is never
+    // called, so no code is generated per probe.
     let ops = quote! {
-        .ops(|| {
-            #[allow(unused_imports)]
-            use ::ecs_core::__private::{
-                HasClone as _, HasDebug as _, HasDefault as _, HasDeserialize as _,
-                HasSerialize as _, NoClone as _, NoDebug as _, NoDefault as _,
-                NoDeserialize as _, NoSerialize as _,
-            };
-            let mut ops = ::ecs_core::__private::ComponentOps::none();
-            ops.default = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_default();
-            ops.clone = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_clone();
-            ops.serialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_serialize();
-            ops.deserialize = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_deserialize();
-            ops.debug = (&&::ecs_core::__private::Probe::<Self>::new()).__ecs_debug();
-            ops
-        })
+        .ops(::ecs_core::__private::ComponentOps::probed(&|| {
+            let probe = ::ecs_core::__private::Probe::<Self>::new();
+            (
+                probe.__ecs_default(),
+                probe.__ecs_clone(),
+                probe.__ecs_serialize(),
+                probe.__ecs_deserialize(),
+                probe.__ecs_debug(),
+            )
+        }))
     };
     // Found by name at run time without a registration call; a `static`
     // cannot depend on generic parameters, so generic types are by-type only.
@@ -238,14 +234,15 @@ fn impl_block(
             const MULTIPLE: ::core::primitive::bool = #multiple;
             #[doc(hidden)]
             const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
+                #number_cell
                 #vtable
                 #behaviour
                 #receiver
                 #requirements
                 #transient
+                #number
                 #ops
             };
-            #type_number
         }
         #(#declarations)*
         #submit

@@ -3,6 +3,7 @@
 use std::any::TypeId;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
 
 pub(crate) mod ops;
 pub(crate) mod registry;
@@ -127,7 +128,7 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// `static` (non-generic types).
     #[inline]
     fn __type_number() -> Option<u32> {
-        None
+        Self::__VTABLE.number.map(|cell| cell.get::<Self>())
     }
 }
 
@@ -219,49 +220,86 @@ impl fmt::Debug for ComponentKey {
 /// A component type's ancestry, computed in `const` by the derive.
 ///
 /// Not constructed by hand: `#[derive(Component)]` builds it.
+///
+/// Two slices into constants of their own rather than arrays of
+/// [`MAX_CHAIN_DEPTH`] entries: every derived type evaluates, checks and
+/// emits its table in the crate that defines it, and a type without a
+/// parent (most of them) then carries one key, not sixteen.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct KeyChain {
-    keys: [ComponentKey; MAX_CHAIN_DEPTH],
-    multiple: [bool; MAX_CHAIN_DEPTH],
-    len: usize,
+    keys: &'static [ComponentKey],
+    multiple: &'static [bool],
 }
 
 impl KeyChain {
     /// The chain of a component without a parent.
     pub const fn root<T: Component>() -> Self {
         KeyChain {
-            keys: [ComponentKey::of::<T>(); MAX_CHAIN_DEPTH],
-            multiple: [T::MULTIPLE; MAX_CHAIN_DEPTH],
-            len: 1,
+            keys: Root::<T>::KEYS,
+            multiple: if T::MULTIPLE { &[true] } else { &[false] },
         }
     }
 
     /// The chain of `T`, whose parent is `P`.
     pub const fn with_parent<T: Component, P: Component>() -> Self {
-        let parent = &P::__VTABLE.chain;
-        assert!(
-            parent.len < MAX_CHAIN_DEPTH,
-            "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
-        );
-        let mut chain = Self::root::<T>();
-        let mut i = 0;
-        while i < parent.len {
-            chain.keys[i + 1] = parent.keys[i];
-            chain.multiple[i + 1] = parent.multiple[i];
-            i += 1;
+        KeyChain {
+            keys: Derived::<T, P>::KEYS,
+            multiple: Derived::<T, P>::MULTIPLE,
         }
-        chain.len = parent.len + 1;
-        chain
     }
 
     /// Own key first, then the ancestors'.
-    pub const fn keys(&self) -> &[ComponentKey] {
-        self.keys.split_at(self.len).0
+    pub const fn keys(&self) -> &'static [ComponentKey] {
+        self.keys
     }
 
     /// The `multiple` flag of each key in [`KeyChain::keys`].
-    pub const fn multiple_flags(&self) -> &[bool] {
-        self.multiple.split_at(self.len).0
+    pub const fn multiple_flags(&self) -> &'static [bool] {
+        self.multiple
     }
+}
+
+/// The `'static` key slice of a type without a parent.
+struct Root<T>(PhantomData<T>);
+
+impl<T: Component> Root<T> {
+    const KEYS: &'static [ComponentKey] = &[ComponentKey::of::<T>()];
+}
+
+/// The `'static` slices of `T`, whose parent is `P`: full-length arrays,
+/// cut to the chain's length.
+struct Derived<T, P>(PhantomData<(T, P)>);
+
+impl<T: Component, P: Component> Derived<T, P> {
+    const LEN: usize = {
+        let parent = P::__VTABLE.chain.keys.len();
+        assert!(
+            parent < MAX_CHAIN_DEPTH,
+            "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
+        );
+        parent + 1
+    };
+    const ALL_KEYS: &'static [ComponentKey; MAX_CHAIN_DEPTH] = &{
+        let parent = P::__VTABLE.chain.keys;
+        let mut keys = [ComponentKey::of::<T>(); MAX_CHAIN_DEPTH];
+        let mut i = 0;
+        while i < parent.len() {
+            keys[i + 1] = parent[i];
+            i += 1;
+        }
+        keys
+    };
+    const ALL_MULTIPLE: &'static [bool; MAX_CHAIN_DEPTH] = &{
+        let parent = P::__VTABLE.chain.multiple;
+        let mut multiple = [T::MULTIPLE; MAX_CHAIN_DEPTH];
+        let mut i = 0;
+        while i < parent.len() {
+            multiple[i + 1] = parent[i];
+            i += 1;
+        }
+        multiple
+    };
+    const KEYS: &'static [ComponentKey] = Self::ALL_KEYS.split_at(Self::LEN).0;
+    const MULTIPLE: &'static [bool] = Self::ALL_MULTIPLE.split_at(Self::LEN).0;
 }

@@ -1,5 +1,5 @@
 //! What a component type can do beyond being stored (be defaulted, cloned,
-//! serialized, deserialized), found by the derive through autoref
+//! serialized, deserialized), found by the derive through autoderef
 //! specialization so no extra attribute is needed, and kept as plain
 //! function pointers for code that only has a type's name.
 
@@ -155,11 +155,25 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     Ok(())
 }
 
-/// Asks "does `T` implement ...?" in generated code: `(&&Probe::<T>::new())`
-/// picks the `Has*` impl one autoref away when the bound holds, else the
-/// `No*` impl on the probe itself.
+/// Asks "does `T` implement ...?" in generated code: `probe.__ecs_default()`
+/// on a `Probe<T>` picks `Probe`'s own method when its bound holds, else
+/// method lookup goes on through `Deref` to [`Fallback`]'s method of the
+/// same name. Inherent methods, so the generated code imports nothing.
+///
+/// The answer is a type ([`Found`] or [`Missing`]), not a value, so the
+/// derive makes the calls inside a closure that is never called and reads
+/// the answer in a constant ([`ComponentOps::probed`]): the probes are
+/// type-checked but no code is generated for them.
 #[doc(hidden)]
 pub struct Probe<T>(PhantomData<fn() -> T>);
+
+impl<T> Clone for Probe<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Probe<T> {}
 
 impl<T> Probe<T> {
     #[allow(clippy::new_without_default)]
@@ -168,36 +182,58 @@ impl<T> Probe<T> {
     }
 }
 
+/// Where a probe's lookup ends when `T` lacks the capability.
+#[doc(hidden)]
+pub struct Fallback;
+
+impl<T> std::ops::Deref for Probe<T> {
+    type Target = Fallback;
+
+    fn deref(&self) -> &Fallback {
+        &Fallback
+    }
+}
+
+/// A probe's answer: `T` has the capability.
+#[doc(hidden)]
+pub struct Found<T>(PhantomData<fn() -> T>);
+
+/// A probe's answer: the type lacks the capability.
+#[doc(hidden)]
+pub struct Missing;
+
 macro_rules! capability {
-    ($has:ident, $no:ident, $method:ident, $bound:path, $ty:ty, $f:ident) => {
-        capability!($has, $no, $method, $bound, $ty, T => $f::<T>);
+    ($method:ident, $cap:ident, $bound:path, $ty:ty, $f:ident) => {
+        capability!($method, $cap, $bound, $ty, T => $f::<T>);
     };
-    ($has:ident, $no:ident, $method:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
-        #[doc(hidden)]
-        pub trait $has {
-            fn $method(&self) -> Option<$ty>;
-        }
-        impl<$t: Component + $bound> $has for &Probe<$t> {
-            fn $method(&self) -> Option<$ty> {
-                Some($value)
+    ($method:ident, $cap:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
+        impl<$t: $bound> Probe<$t> {
+            pub fn $method(self) -> Found<$t> {
+                Found(PhantomData)
             }
         }
-        #[doc(hidden)]
-        pub trait $no {
-            fn $method(&self) -> Option<$ty>;
-        }
-        impl<T> $no for Probe<T> {
-            fn $method(&self) -> Option<$ty> {
-                None
+        impl Fallback {
+            pub fn $method(&self) -> Missing {
+                Missing
             }
+        }
+        /// The entry point a probe's answer stands for.
+        #[doc(hidden)]
+        pub trait $cap {
+            const OP: Option<$ty>;
+        }
+        impl<$t: Component + $bound> $cap for Found<$t> {
+            const OP: Option<$ty> = Some($value);
+        }
+        impl $cap for Missing {
+            const OP: Option<$ty> = None;
         }
     };
 }
 
 capability!(
-    HasDefault,
-    NoDefault,
     __ecs_default,
+    DefaultCap,
     Default,
     fn() -> BoxedComponent,
     default_boxed
@@ -206,27 +242,18 @@ fn debug_row<T: Component + std::fmt::Debug>(at: RowRef<'_>) -> &dyn std::fmt::D
     at.column.get::<T>(at.seg, at.row)
 }
 
+capability!(__ecs_debug, DebugCap, std::fmt::Debug, DebugFn, debug_row);
+capability!(__ecs_clone, CloneCap, Clone, CloneFn, clone_boxed);
 capability!(
-    HasDebug,
-    NoDebug,
-    __ecs_debug,
-    std::fmt::Debug,
-    DebugFn,
-    debug_row
-);
-capability!(HasClone, NoClone, __ecs_clone, Clone, CloneFn, clone_boxed);
-capability!(
-    HasSerialize,
-    NoSerialize,
     __ecs_serialize,
+    SerializeCap,
     Serialize,
     SerializeFn,
     serialize_row
 );
 capability!(
-    HasDeserialize,
-    NoDeserialize,
     __ecs_deserialize,
+    DeserializeCap,
     DeserializeOwned,
     DeserializeFns,
     T => DeserializeFns {
@@ -235,6 +262,34 @@ capability!(
         push_many: deserialize_push_many::<T>,
     }
 );
+
+/// The five answers of the derive's probes, in the order default, clone,
+/// serialize, deserialize, debug.
+#[doc(hidden)]
+pub trait Answers {
+    const OPS: ComponentOps;
+}
+
+impl<A: DefaultCap, B: CloneCap, C: SerializeCap, D: DeserializeCap, E: DebugCap> Answers
+    for (A, B, C, D, E)
+{
+    const OPS: ComponentOps = ComponentOps {
+        default: A::OP,
+        clone: B::OP,
+        serialize: C::OP,
+        deserialize: D::OP,
+        debug: E::OP,
+    };
+}
+
+impl ComponentOps {
+    /// The capabilities the probes in `probes` found. `probes` is never
+    /// called: only its return type is read.
+    pub const fn probed<F: Fn() -> R, R: Answers>(probes: &F) -> Self {
+        let _ = probes;
+        R::OPS
+    }
+}
 
 impl World {
     /// The ops of `ty`, a type with stored components.

@@ -12,6 +12,7 @@
 use std::any::TypeId;
 
 use crate::component::ops::ComponentOps;
+use crate::component::registry::TypeNumberCell;
 use crate::component::KeyChain;
 use crate::runtime::behaviour::BehaviourFns;
 use crate::runtime::message::ReceiverFn;
@@ -31,11 +32,13 @@ pub struct ComponentVTable {
     pub(crate) receiver: fn(TypeId) -> Option<ReceiverFn>,
     /// Adds this type's required components, then its parent's.
     pub(crate) requirements: fn(&mut Requirements),
-    /// Default, clone, serde and debug support, found by the derive; a
-    /// function because the probes that find them are trait method calls,
-    /// which a constant cannot make.
-    pub(crate) ops: fn() -> ComponentOps,
+    /// Default, clone, serde and debug support, found by the derive.
+    pub(crate) ops: ComponentOps,
     pub(crate) transient: bool,
+    /// The cache of the type's process-wide number: a `static` of its own
+    /// for a non-generic type, none for a generic one (a `static` would be
+    /// shared by every instantiation).
+    pub(crate) number: Option<&'static TypeNumberCell>,
 }
 
 fn no_receiver(_: TypeId) -> Option<ReceiverFn> {
@@ -63,8 +66,9 @@ impl ComponentVTable {
             behaviour: None,
             receiver: no_receiver,
             requirements: no_requirements,
-            ops: ComponentOps::none,
+            ops: ComponentOps::none(),
             transient: false,
+            number: None,
         }
     }
 
@@ -91,8 +95,8 @@ impl ComponentVTable {
         self
     }
 
-    /// Sets the capability probe.
-    pub const fn ops(mut self, ops: fn() -> ComponentOps) -> Self {
+    /// Sets the capabilities (see [`ComponentOps::probed`]).
+    pub const fn ops(mut self, ops: ComponentOps) -> Self {
         self.ops = ops;
         self
     }
@@ -100,6 +104,12 @@ impl ComponentVTable {
     /// Marks the type as never saved.
     pub const fn transient(mut self, transient: bool) -> Self {
         self.transient = transient;
+        self
+    }
+
+    /// Sets the cache of the type's number.
+    pub const fn number(mut self, cell: &'static TypeNumberCell) -> Self {
+        self.number = Some(cell);
         self
     }
 

@@ -291,7 +291,7 @@ impl Column {
 
     /// The row's value as `&dyn Debug`, when its type implements `Debug`.
     pub fn debug(&self, seg: SegId, row: RowId) -> Option<&dyn std::fmt::Debug> {
-        let debug = (self.vtable.ops)().debug?;
+        let debug = self.vtable.ops.debug?;
         Some(debug(crate::component::ops::RowRef {
             column: self,
             seg,

@@ -26,8 +26,6 @@ pub(crate) struct TypeInfo {
     /// The type's own description, once the type itself (not only a type
     /// derived from it) has been registered.
     vtable: Option<&'static ComponentVTable>,
-    /// Default / clone / serde / debug support, found once at registration.
-    ops: Option<ComponentOps>,
     /// Whether adding one also adds required components.
     has_requirements: bool,
 }
@@ -69,8 +67,8 @@ impl TypeInfo {
     }
 
     /// Default / clone / serde / debug support.
-    pub fn ops(&self) -> Option<&ComponentOps> {
-        self.ops.as_ref()
+    pub fn ops(&self) -> Option<&'static ComponentOps> {
+        self.vtable.map(|v| &v.ops)
     }
 
     /// Whether the type has lifecycle hooks (it is a behaviour).
@@ -235,7 +233,6 @@ impl Types {
         let own = indices[0];
         let info = &mut self.infos[own.index()];
         info.vtable = Some(vtable);
-        info.ops = Some((vtable.ops)());
         info.has_requirements = has_requirements;
         own
     }
@@ -251,7 +248,6 @@ impl Types {
             descendant_bits: Vec::new(),
             next_serial: 0,
             vtable: None,
-            ops: None,
             has_requirements: false,
         });
         self.by_id.insert(key.type_id(), ty);
