@@ -130,7 +130,7 @@ impl Column {
     ///
     /// # Panics
     /// When `C` is not the column's type.
-    #[inline]
+    #[inline(always)]
     pub fn push<C: 'static>(&mut self, seg: SegId, meta: u32, value: C) -> RowId {
         let seg = &mut self.segs[seg.index()];
         let row = RowId::from_index(seg.meta.len());

@@ -234,11 +234,19 @@ impl BlobVec {
     }
 
     /// Makes room for `additional` more values.
+    #[inline]
     pub fn reserve(&mut self, additional: usize) {
         let needed = self.len.checked_add(additional).expect("capacity overflow");
-        if needed <= self.cap {
-            return;
+        if needed > self.cap {
+            self.grow(needed);
         }
+    }
+
+    /// Reallocates for at least `needed` values: out of line, so the check
+    /// in [`BlobVec::reserve`] is all a push pays while there is room.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, needed: usize) {
         let cap = needed.max(self.cap.saturating_mul(2)).max(4);
         let size = self.size().checked_mul(cap).expect("capacity overflow");
         let new_layout =
@@ -296,14 +304,14 @@ impl BlobVec {
     }
 
     /// Appends `value`.
-    #[inline]
+    #[inline(always)]
     pub fn push<T: 'static>(&mut self, value: T) {
         self.check::<T>();
         self.reserve(1);
-        // SAFETY: the array holds `T`s (checked), row `len` is within the
-        // capacity just reserved and aligned (the allocation is aligned for
-        // `T` and rows are `size_of::<T>()` apart).
-        unsafe { self.at(self.len).cast::<T>().write(value) };
+        // SAFETY: the array holds `T`s (checked), so rows are
+        // `size_of::<T>()` apart in an allocation aligned for `T`; row `len`
+        // is within the capacity just reserved.
+        unsafe { self.ptr.as_ptr().cast::<T>().add(self.len).write(value) };
         self.len += 1;
     }
 
