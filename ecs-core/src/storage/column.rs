@@ -92,7 +92,9 @@ pub(crate) struct Column {
     /// Values removed from segments; dropped only after the world's
     /// bookkeeping is consistent again, so a panicking `Drop` cannot leave a
     /// half-updated world behind.
-    trash: BlobVec,
+    /// Boxed: a column is moved out of the world and back each time a
+    /// behaviour or receiver of its type runs, so it is kept small.
+    trash: Box<BlobVec>,
 }
 
 impl Column {
@@ -100,7 +102,7 @@ impl Column {
         Column {
             vtable,
             segs: Vec::new(),
-            trash: BlobVec::new(vtable.erased()),
+            trash: Box::new(BlobVec::new(vtable.erased())),
         }
     }
 

@@ -3,7 +3,7 @@
 //! parent part's offset, so a base-type read costs what an exact one does.
 
 use crate::entity::{CompRef, EntitySlot, RowId, SegId, TableId, TypeIdx};
-use crate::storage::{Column, Row, Storage};
+use crate::storage::{has_bit, Column, Row, Storage};
 use crate::Component;
 
 impl Storage {
@@ -34,6 +34,38 @@ impl Storage {
             .segs
             .get(place.seg.index())?
             .get_as_hinted(row, level, offset)
+    }
+
+    /// Every component that is-a `T` of the entity at `row` of `table`, in
+    /// insertion order. The walk starts at the first match the is-a index
+    /// names, and each later component costs one bit test.
+    pub fn find_all_at<T: Component>(
+        &self,
+        table: TableId,
+        row: RowId,
+    ) -> impl Iterator<Item = &T> + '_ {
+        let found = self
+            .type_idx::<T>()
+            .and_then(|t| Some((t, self.position_of(table, t)?)));
+        let (t, places, bits) = match found {
+            Some((t, first)) => (
+                t,
+                &self.tables[table.index()].layout[first..],
+                self.types.info(t).descendant_bits(),
+            ),
+            None => (TypeIdx(0), &[][..], &[][..]),
+        };
+        places
+            .iter()
+            .filter(move |p| has_bit(bits, p.ty))
+            .filter_map(move |p| {
+                let level = self.types.level_of::<T>(p.ty, t)?;
+                self.columns[p.ty.index()]
+                    .as_ref()?
+                    .segs
+                    .get(p.seg.index())?
+                    .get_as(row, level)
+            })
     }
 
     /// Mutable twin of [`Storage::find`].

@@ -156,16 +156,6 @@ impl DoubleEndedIterator for Comps<'_> {
 
 impl ExactSizeIterator for Comps<'_> {}
 
-impl Comps<'_> {
-    /// No components: what lookups of a type the world never saw scan.
-    pub fn none() -> Self {
-        Comps {
-            places: [].iter(),
-            row: RowId(0),
-        }
-    }
-}
-
 impl FirstIsa {
     /// The entry, when a component is-a the type.
     #[inline(always)]

@@ -142,7 +142,7 @@ impl<'w> EntityRef<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn get_all<T: Component>(&self) -> impl Iterator<Item = &'w T> + 'w {
-        self.world.find_all::<T>(self.id.index)
+        self.world.storage().find_all_at(self.table, self.row)
     }
 
     /// `true` when the entity holds a component that is-a `T`.

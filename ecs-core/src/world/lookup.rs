@@ -22,14 +22,8 @@ impl World {
         &self,
         index: EntityIndex,
     ) -> impl Iterator<Item = &T> + '_ {
-        let t = self.type_idx::<T>();
-        let list = match t {
-            Some(_) => self.comps(index),
-            None => crate::storage::Comps::none(),
-        };
-        let bits = t.map_or(&[][..], |t| self.storage.info(t).descendant_bits());
-        list.filter(move |c| crate::storage::has_bit(bits, c.ty))
-            .filter_map(move |c| self.view_as::<T>(c, t?))
+        let slot = self.entities.slot(index);
+        self.storage.find_all_at(slot.table, slot.row)
     }
 
     /// Every component of the entity that is-a `T`, mutably, in insertion order.
