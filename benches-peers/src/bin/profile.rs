@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
-//! get_all, simple_insert, simple_iter, frag_iter, add_remove. The second
+//! get_all, broadcast, simple_insert, simple_iter, frag_iter, add_remove. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -110,6 +110,12 @@ fn main() {
                     sum += e.get_all::<Collider>().map(|c| c.radius).sum::<f32>();
                 }
                 black_box(sum);
+            }
+        }
+        "broadcast" => {
+            let (mut w, root) = ping_tree(100);
+            for _ in 0..reps {
+                black_box(w.broadcast(root, &Ping(1)).unwrap());
             }
         }
         "simple_insert" => {

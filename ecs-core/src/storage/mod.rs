@@ -112,11 +112,13 @@ impl Storage {
     /// Lends out the column of `ty`, so its values can be borrowed while the
     /// rest of the world is in use; give it back with
     /// [`Storage::put_column`].
+    #[inline]
     pub fn take_column(&mut self, ty: TypeIdx) -> Option<Column> {
         self.columns.get_mut(ty.index())?.take()
     }
 
     /// Gives back a column lent out by [`Storage::take_column`].
+    #[inline]
     pub fn put_column(&mut self, ty: TypeIdx, column: Column) {
         self.columns[ty.index()] = Some(column);
     }
