@@ -140,9 +140,10 @@ impl<'w> Context<'w> {
     /// ```
     #[inline]
     pub fn get<T: Component>(&self) -> Result<&T, Error> {
-        let (comp, t) = self.locate::<T>()?;
+        let (comp, level) = self.locate::<T>()?;
         self.world
-            .view_as(comp, t)
+            .storage()
+            .at_level(comp, level)
             .ok_or_else(|| self.missing::<T>())
     }
 
@@ -173,13 +174,14 @@ impl<'w> Context<'w> {
     /// ```
     #[inline]
     pub fn get_mut<T: Component>(&mut self) -> Result<&mut T, Error> {
-        let (comp, t) = self.locate::<T>()?;
+        let (comp, level) = self.locate::<T>()?;
         let entity = self.id;
         // Lazy on purpose: an eagerly built `Error` (it has `Drop` glue) cost
         // about 20 instructions per call on the update hot path.
         #[allow(clippy::unnecessary_lazy_evaluations)]
         self.world
-            .view_as_mut(comp, t)
+            .storage_mut()
+            .at_level_mut(comp, level)
             .ok_or_else(|| Error::MissingComponent {
                 entity,
                 wanted: T::NAME,
@@ -239,14 +241,14 @@ impl<'w> Context<'w> {
         &mut self.world.runtime_mut().commands
     }
 
-    /// The first sibling that is-a `T`, and `T`'s index.
+    /// The first sibling that is-a `T`, and the chain level at which its
+    /// type meets `T`.
     #[inline]
-    fn locate<T: Component>(&self) -> Result<(crate::entity::CompRef, TypeIdx), Error> {
+    fn locate<T: Component>(&self) -> Result<(crate::entity::CompRef, usize), Error> {
         let Some(t) = self.world.type_idx::<T>() else {
             return Err(self.missing::<T>());
         };
-        let found = self.world.first_isa(self.entity, t).map(|comp| (comp, t));
-        let Some((comp, t)) = found else {
+        let Some((comp, level)) = self.world.first_isa_level(self.entity, t) else {
             return Err(self.missing::<T>());
         };
         if comp.ty == self.busy || comp.ty == self.lent {
@@ -255,7 +257,7 @@ impl<'w> Context<'w> {
                 running: self.world.storage().info(self.busy).key().name(),
             });
         }
-        Ok((comp, t))
+        Ok((comp, level))
     }
 
     #[cold]

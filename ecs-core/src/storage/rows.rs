@@ -83,6 +83,19 @@ impl Storage {
         self.columns[comp.ty.index()].as_ref()?.segs[comp.seg.index()].get_as(comp.row, level)
     }
 
+    /// The component `comp` as a `T` found at chain level `level` of its
+    /// type (what the is-a index gives: no search of the chain).
+    #[inline]
+    pub fn at_level<T: Component>(&self, comp: CompRef, level: usize) -> Option<&T> {
+        self.columns[comp.ty.index()].as_ref()?.segs[comp.seg.index()].get_as(comp.row, level)
+    }
+
+    /// Mutable twin of [`Storage::at_level`].
+    #[inline]
+    pub fn at_level_mut<T: Component>(&mut self, comp: CompRef, level: usize) -> Option<&mut T> {
+        self.columns[comp.ty.index()].as_mut()?.segs[comp.seg.index()].get_as_mut(comp.row, level)
+    }
+
     /// Mutable twin of [`Storage::view_as`].
     #[inline]
     pub fn view_as_mut<T: Component>(&mut self, comp: CompRef, t: TypeIdx) -> Option<&mut T> {

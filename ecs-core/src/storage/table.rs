@@ -194,12 +194,6 @@ impl Storage {
             .position(|p| p.ty == t)
     }
 
-    /// The first component of `table` that is-a type `t`.
-    #[inline]
-    pub fn first_isa(&self, table: TableId, t: TypeIdx) -> Option<Place> {
-        self.first_entry(table, t).map(|f| f.place)
-    }
-
     /// The first component of `table` that is-a type `t`, with the chain
     /// level at which its type meets `t`.
     #[inline(always)]

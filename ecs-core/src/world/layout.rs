@@ -69,16 +69,24 @@ impl World {
         self.storage.position_of(self.entities.slot(index).table, t)
     }
 
-    /// The entity's first component that is-a `t`.
+    /// The entity's first component that is-a `t`, with the chain level at
+    /// which its type meets `t`.
     #[inline]
-    pub(crate) fn first_isa(&self, index: EntityIndex, t: TypeIdx) -> Option<CompRef> {
+    pub(crate) fn first_isa_level(
+        &self,
+        index: EntityIndex,
+        t: TypeIdx,
+    ) -> Option<(CompRef, usize)> {
         let slot = self.entities.slot(index);
-        let place = self.storage.first_isa(slot.table, t)?;
-        Some(CompRef {
-            ty: place.ty,
-            seg: place.seg,
-            row: slot.row,
-        })
+        let (place, level) = self.storage.first_isa_level(slot.table, t)?;
+        Some((
+            CompRef {
+                ty: place.ty,
+                seg: place.seg,
+                row: slot.row,
+            },
+            level,
+        ))
     }
 
     /// Spawns an entity straight into `table`; the caller pushes one value
