@@ -143,8 +143,9 @@ impl World {
         self.storage.reserve_table(table, additional);
     }
 
-    /// Removes an entity and its whole subtree, children before parents
-    /// (post-order), dropping each entity's components last added first.
+    /// Removes an entity and its whole subtree, children before parents (in
+    /// reverse pre-order: the last child's subtree first), dropping each
+    /// entity's components last added first.
     /// Each component's `on_disable`/`on_detach` hooks run before it goes.
     ///
     /// # Errors

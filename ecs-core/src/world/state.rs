@@ -87,8 +87,10 @@ impl World {
             .count()
     }
 
-    /// Sets one component's disabled bit and fires `on_enable`/`on_disable`
-    /// when it changed; returns whether it changed.
+    /// Sets one component's disabled bit and, when it changed, fires
+    /// `on_enable`/`on_disable` through [`World::fire`] (which leaves them to
+    /// the entity's own `set_enabled` while the entity is disabled); returns
+    /// whether it changed.
     pub(crate) fn set_comp_disabled(&mut self, comp: CompRef, disabled: bool) -> bool {
         let changed = self
             .column_mut(comp.ty)
