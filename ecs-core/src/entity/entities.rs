@@ -73,11 +73,7 @@ impl Entities {
     /// `true` when `id` names a live entity of this world.
     #[inline]
     pub fn contains(&self, id: EntityId) -> bool {
-        id.world == self.tag.0
-            && self
-                .slots
-                .get(id.index.index())
-                .is_some_and(|slot| slot.alive && slot.generation == id.generation)
+        self.get_live(id).is_some()
     }
 
     /// The slot `id` names, when it is a live entity of this world.

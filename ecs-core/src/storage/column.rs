@@ -70,13 +70,6 @@ impl Segment {
         self.data.get(row.index(), level)
     }
 
-    /// [`Segment::get_as`] with the level's offset known (see
-    /// [`BlobVec::get_hinted`]).
-    #[inline(always)]
-    pub fn get_as_hinted<T: 'static>(&self, row: RowId, level: usize, offset: usize) -> Option<&T> {
-        self.data.get_hinted(row.index(), level, offset)
-    }
-
     /// Mutable twin of [`Segment::get_as`].
     #[inline(always)]
     pub fn get_as_mut<T: 'static>(&mut self, row: RowId, level: usize) -> Option<&mut T> {

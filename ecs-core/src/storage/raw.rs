@@ -159,15 +159,6 @@ impl ErasedType {
         self.ids[..self.len].iter().position(|&own| own == id)
     }
 
-    /// Where level `level`'s value sits inside this type (0 past the chain).
-    pub(crate) fn offset_at(&self, level: usize) -> usize {
-        if level < self.len {
-            self.offsets[level]
-        } else {
-            0
-        }
-    }
-
     /// The offset of level `level`'s value when it is a `T`.
     #[inline(always)]
     fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
@@ -325,10 +316,10 @@ impl BlobVec {
         }
         self.reserve(1);
         let raw = Box::into_raw(value).cast::<u8>();
-        // SAFETY: the box holds a value of this array's type (checked
-        // above), so it has `size` bytes at `raw`; row `len` has room for
-        // them. The bytes are moved: the box's memory is freed below without
+        // The bytes are moved: the box's memory is freed below without
         // dropping its value.
+        // SAFETY: the box holds a value of this array's type (checked
+        // above), so `size` bytes at `raw`; row `len` has room for them.
         unsafe { ptr::copy_nonoverlapping(raw, self.at(self.len), self.size()) };
         self.len += 1;
         if self.size() != 0 {
@@ -367,23 +358,6 @@ impl BlobVec {
         // holds a `T` at `offset` (the `ErasedType` contract; the level's
         // `TypeId` was checked to be `T`'s).
         Some(unsafe { &*self.at(row).add(offset).cast::<T>() })
-    }
-
-    /// [`BlobVec::get`] for a level above 0 whose offset the caller has
-    /// kept (`hint`): the read's address is formed from `hint`, so it need
-    /// not wait for the type description, which only confirms it.
-    #[inline(always)]
-    pub fn get_hinted<T: 'static>(&self, row: usize, level: usize, hint: usize) -> Option<&T> {
-        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
-        if level == 0 {
-            return self.get(row, 0);
-        }
-        if self.ty.offset_as::<T>(level)? != hint {
-            return None;
-        }
-        // SAFETY: as for `get`: `hint` equals the offset of level `level`,
-        // whose `TypeId` was checked to be `T`'s.
-        Some(unsafe { &*self.at(row).add(hint).cast::<T>() })
     }
 
     /// Mutable twin of [`BlobVec::get`].
@@ -455,10 +429,10 @@ impl BlobVec {
         assert!(row < self.len, "row {row} out of bounds ({})", self.len);
         to.reserve(1);
         let last = self.len - 1;
-        // SAFETY: both arrays hold the same type (checked), so the row's
-        // bytes are a valid value there; `to` has room for one more. The
-        // source's last row then fills the gap and its `len` drops, so the
+        // The source's last row fills the gap and its `len` drops, so the
         // moved value is owned only by `to`.
+        // SAFETY: both arrays hold the same type (checked), so the row's
+        // bytes are a valid value there; `to` has room for one more.
         unsafe {
             ptr::copy_nonoverlapping(self.at(row), to.at(to.len), self.size());
             if row != last {

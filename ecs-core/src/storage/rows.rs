@@ -22,7 +22,7 @@ impl Storage {
         // case) the segment then waits on one load, not two. A derived hit
         // looks its column up from the index entry.
         let own = self.columns.get(t.index());
-        let (place, level, offset) = self.first_isa_at(table, t)?;
+        let (place, level) = self.first_isa_level(table, t)?;
         let column = if level == 0 {
             own
         } else {
@@ -33,7 +33,7 @@ impl Storage {
             .as_ref()?
             .segs
             .get(place.seg.index())?
-            .get_as_hinted(row, level, offset)
+            .get_as(row, level)
     }
 
     /// Every component that is-a `T` of the entity at `row` of `table`, in

@@ -44,9 +44,6 @@ pub(crate) struct FirstIsa {
     /// the type), which says where inside the component that part sits.
     level: u32,
     place: Place,
-    /// Where, inside the component, its part of the type sits (0 at level
-    /// 0): kept here so a base-type read need not look it up.
-    offset: u32,
 }
 
 /// Every table of a world; table 0 is the empty layout new entities start in.
@@ -202,14 +199,6 @@ impl Storage {
             .map(|f| (f.place, f.level as usize))
     }
 
-    /// [`Storage::first_isa_level`] with the offset of that level inside
-    /// the component.
-    #[inline(always)]
-    pub fn first_isa_at(&self, table: TableId, t: TypeIdx) -> Option<(Place, usize, usize)> {
-        self.first_entry(table, t)
-            .map(|f| (f.place, f.level as usize, f.offset as usize))
-    }
-
     /// The table holding `types` in this order, created on first use. Every
     /// type must have a column.
     pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> TableId {
@@ -239,8 +228,6 @@ impl Storage {
         }
         for (pos, place) in layout.iter().enumerate() {
             let info = self.types.info(place.ty);
-            let erased = info.vtable().map(|v| &v.erased);
-            let offset_at = |level| erased.map_or(0, |e| e.offset_at(level));
             let chain = std::iter::once(&place.ty).chain(info.ancestors().iter());
             for (level, &t) in chain.enumerate() {
                 if self.first.len() <= t.index() {
@@ -254,7 +241,6 @@ impl Storage {
                     by_table[table.index()] = FirstIsa {
                         pos: u32::try_from(pos + 1).expect("a layout is shorter than 2^32"),
                         level: u32::try_from(level).expect("a key chain is at most 16 deep"),
-                        offset: u32::try_from(offset_at(level)).unwrap_or(0),
                         place: *place,
                     };
                 }

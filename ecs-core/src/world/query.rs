@@ -1,6 +1,6 @@
 //! Per-type iteration over the whole world: every component that is-a `T`.
 
-use crate::entity::Entities;
+use crate::entity::{Entities, EntityIndex};
 use crate::storage::{Row, DISABLED};
 use crate::world::World;
 use crate::{Component, EntityId};
@@ -25,7 +25,9 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn iter<T: Component>(&self) -> impl Iterator<Item = (EntityId, &T)> + '_ {
-        self.rows::<T>().map(|(owner, _, c)| (self.id_at(owner), c))
+        self.storage
+            .rows::<T>()
+            .map(|(owner, _, c)| (self.id_at(owner), c))
     }
 
     /// Like [`World::iter`], but only enabled components of active entities
@@ -44,10 +46,9 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn iter_active<T: Component>(&self) -> impl Iterator<Item = (EntityId, &T)> + '_ {
-        self.rows::<T>()
-            .filter(|&(owner, meta, _)| {
-                meta & DISABLED == 0 && self.entities.slot(owner).is_active()
-            })
+        self.storage
+            .rows::<T>()
+            .filter(|&(owner, meta, _)| is_active_row(&self.entities, owner, meta))
             .map(|(owner, _, c)| (self.id_at(owner), c))
     }
 
@@ -69,13 +70,8 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn iter_mut<T: Component>(&mut self) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
-        let World {
-            entities, storage, ..
-        } = self;
-        let entities: &Entities = entities;
-        storage
-            .rows_mut::<T>()
-            .map(move |(owner, _, c)| (entities.id_at(owner), c))
+        let (entities, rows) = self.rows_mut::<T>();
+        rows.map(move |(owner, _, c)| (entities.id_at(owner), c))
     }
 
     /// Calls `f` on every component that is-a `T`, in [`World::iter`] order:
@@ -112,19 +108,19 @@ impl World {
     pub fn iter_active_mut<T: Component>(
         &mut self,
     ) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
-        let World {
-            entities, storage, ..
-        } = self;
-        let entities: &Entities = entities;
-        storage
-            .rows_mut::<T>()
-            .filter(move |&(owner, meta, _)| {
-                meta & DISABLED == 0 && entities.slot(owner).is_active()
-            })
+        let (entities, rows) = self.rows_mut::<T>();
+        rows.filter(move |&(owner, meta, _)| is_active_row(entities, owner, meta))
             .map(move |(owner, _, c)| (entities.id_at(owner), c))
     }
 
-    fn rows<T: Component>(&self) -> impl Iterator<Item = Row<&T>> + '_ {
-        self.storage.rows::<T>()
+    /// Every row of `T` mutably, beside the entity table that names their
+    /// owners.
+    fn rows_mut<T: Component>(&mut self) -> (&Entities, impl Iterator<Item = Row<&mut T>> + '_) {
+        (&self.entities, self.storage.rows_mut::<T>())
     }
+}
+
+/// What an update sees of a row: an enabled component of an active entity.
+fn is_active_row(entities: &Entities, owner: EntityIndex, meta: u32) -> bool {
+    meta & DISABLED == 0 && entities.slot(owner).is_active()
 }
