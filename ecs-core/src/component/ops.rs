@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::entity::{CompRef, RowId, SegId, TypeIdx};
 use crate::storage::table::Place;
-use crate::storage::Column;
+use crate::storage::Segment;
 use crate::world::World;
 use crate::{Component, Error};
 
@@ -32,8 +32,7 @@ pub(crate) type DebugFn = for<'a> fn(RowRef<'a>) -> &'a dyn std::fmt::Debug;
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct RowRef<'a> {
-    pub(crate) column: &'a Column,
-    pub(crate) seg: SegId,
+    pub(crate) segment: &'a Segment,
     pub(crate) row: RowId,
 }
 pub(crate) type DeserializePushFn =
@@ -87,14 +86,14 @@ fn default_boxed<T: Component + Default>() -> BoxedComponent {
 }
 
 fn clone_boxed<T: Component + Clone>(world: &World, comp: CompRef) -> BoxedComponent {
-    Box::new(world.column(comp.ty).get::<T>(comp.seg, comp.row).clone())
+    Box::new(world.storage().segment(comp.seg).get::<T>(comp.row).clone())
 }
 
 fn serialize_row<T: Component + Serialize>(
     world: &World,
     comp: CompRef,
 ) -> Result<serde_json::Value, String> {
-    serde_json::to_value(world.column(comp.ty).get::<T>(comp.seg, comp.row))
+    serde_json::to_value(world.storage().segment(comp.seg).get::<T>(comp.row))
         .map_err(|e| e.to_string())
 }
 
@@ -149,8 +148,9 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     };
     for _ in 0..count {
         let value = deserialize_value::<T>(data)?;
-        let serial = world.storage_mut().take_serial(ty);
-        world.column_mut(ty).push(seg, serial | flag, value);
+        let storage = world.storage_mut();
+        let serial = storage.take_serial(ty);
+        storage.push_meta(Place { ty, seg }, serial | flag, value);
     }
     Ok(())
 }
@@ -239,7 +239,7 @@ capability!(
     default_boxed
 );
 fn debug_row<T: Component + std::fmt::Debug>(at: RowRef<'_>) -> &dyn std::fmt::Debug {
-    at.column.get::<T>(at.seg, at.row)
+    at.segment.get::<T>(at.row)
 }
 
 capability!(__ecs_debug, DebugCap, std::fmt::Debug, DebugFn, debug_row);

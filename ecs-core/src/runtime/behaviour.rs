@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use crate::entity::{CompRef, EntityIndex, RowId, SegId, TypeIdx};
 use crate::runtime::context::Context;
-use crate::storage::{Column, DISABLED, STARTED};
+use crate::storage::{LentColumn, Segment, DISABLED, STARTED};
 use crate::world::World;
 use crate::Component;
 
@@ -350,17 +350,33 @@ impl BehaviourFns {
     }
 }
 
-/// Runs `f` with `T`'s column taken out of the world, so `f` can hand the
-/// world to a [`Context`] while holding `&mut T`; puts the column back even
-/// when `f` panics.
+/// Runs `f` with every segment of type `ty` taken out of the world, so `f`
+/// can hand the world to a [`Context`] while holding `&mut T`; puts them
+/// back even when `f` panics.
 pub(crate) fn with_column_out<R>(
     world: &mut World,
     ty: TypeIdx,
-    f: impl FnOnce(&mut World, &mut Column) -> R,
+    f: impl FnOnce(&mut World, &mut LentColumn) -> R,
 ) -> Option<R> {
-    let mut column = world.storage_mut().take_column(ty)?;
+    let mut column = world.storage_mut().lend_column(ty)?;
     let result = catch_unwind(AssertUnwindSafe(|| f(world, &mut column)));
-    world.storage_mut().put_column(ty, column);
+    world.storage_mut().return_column(column);
+    match result {
+        Ok(value) => Some(value),
+        Err(panic) => resume_unwind(panic),
+    }
+}
+
+/// [`with_column_out`] for the one segment holding `comp`: what a hook or a
+/// message to one component needs. The type counts as lent out as a whole.
+pub(crate) fn with_segment_out<R>(
+    world: &mut World,
+    comp: CompRef,
+    f: impl FnOnce(&mut World, &mut Segment) -> R,
+) -> Option<R> {
+    let mut lent = world.storage_mut().lend_segment(comp.ty, comp.seg)?;
+    let result = catch_unwind(AssertUnwindSafe(|| f(world, &mut lent.segment)));
+    world.storage_mut().return_segment(lent);
     match result {
         Ok(value) => Some(value),
         Err(panic) => resume_unwind(panic),
@@ -375,7 +391,7 @@ pub(crate) fn with_column_out<R>(
 /// entity of a table holds its components at the same row.
 fn update_rows<T: Behaviour>(
     world: &mut World,
-    column: &mut Column,
+    column: &mut LentColumn,
     ty: TypeIdx,
     lent: Option<TypeIdx>,
     mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<(SegId, RowId)>),
@@ -447,18 +463,30 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
     };
     with_column_out(world, ty, |world, column| {
         with_column_out(world, s, |world, siblings| {
-            update_rows(
-                world,
-                column,
-                ty,
-                Some(s),
-                |component: &mut T, ctx, at| match at {
-                    Some((seg, row)) => {
-                        component.update_with(siblings.get_mut::<S>(seg, row), ctx, dt)
+            // Rows of one table come together: the sibling segment's place
+            // among the lent ones is looked up once per table.
+            let mut found: Option<(SegId, Option<usize>)> = None;
+            update_rows(world, column, ty, Some(s), |component: &mut T, ctx, at| {
+                let Some((seg, row)) = at else {
+                    return component.update(ctx, dt);
+                };
+                let at = match found {
+                    Some((cached, at)) if cached == seg => at,
+                    _ => {
+                        let at = siblings.position(seg);
+                        found = Some((seg, at));
+                        at
                     }
+                };
+                match at {
+                    Some(at) => component.update_with(
+                        siblings.segments_mut()[at].get_mut::<S>(row),
+                        ctx,
+                        dt,
+                    ),
                     None => component.update(ctx, dt),
-                },
-            )
+                }
+            })
         })
         .unwrap_or(0)
     })
@@ -466,11 +494,10 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
 }
 
 fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, hook: Hook) {
-    with_column_out(world, comp.ty, |world, column| {
-        let table = column.segments()[comp.seg.index()].table();
-        let owner = world.storage().table(table).owners()[comp.row.index()];
+    with_segment_out(world, comp, |world, segment| {
+        let owner = world.storage().table(segment.table()).owners()[comp.row.index()];
         let mut ctx = Context::new(world, owner, comp.ty);
-        let component = column.get_mut::<T>(comp.seg, comp.row);
+        let component = segment.get_mut::<T>(comp.row);
         match hook {
             Hook::Attach => component.on_attach(&mut ctx),
             Hook::Detach => component.on_detach(&mut ctx),
@@ -638,10 +665,10 @@ impl World {
     fn owner_disabled(&self, comp: CompRef) -> bool {
         // A column taken out is running a hook or an update, which cannot
         // fire another on it anyway.
-        let Some(column) = self.storage().try_column(comp.ty) else {
+        if self.storage().try_column(comp.ty).is_none() {
             return false;
-        };
-        let table = column.segments()[comp.seg.index()].table();
+        }
+        let table = self.storage().segment(comp.seg).table();
         let owner = self.storage().table(table).owners()[comp.row.index()];
         self.slot(owner).disabled
     }
@@ -668,8 +695,8 @@ impl World {
                 self.fire(c, Hook::Attach);
                 if self
                     .storage()
-                    .try_column(c.ty)
-                    .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0)
+                    .meta(c.ty, c.seg, c.row)
+                    .is_some_and(|meta| meta & DISABLED == 0)
                 {
                     self.fire(c, Hook::Enable);
                 }
@@ -726,8 +753,8 @@ impl World {
             if self.has_hooks(c.ty) {
                 if self
                     .storage()
-                    .try_column(c.ty)
-                    .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0)
+                    .meta(c.ty, c.seg, c.row)
+                    .is_some_and(|meta| meta & DISABLED == 0)
                 {
                     self.fire(c, Hook::Disable);
                 }
@@ -743,8 +770,8 @@ impl World {
         for c in comps {
             let enabled = self
                 .storage()
-                .try_column(c.ty)
-                .is_some_and(|col| col.meta(c.seg, c.row) & DISABLED == 0);
+                .meta(c.ty, c.seg, c.row)
+                .is_some_and(|meta| meta & DISABLED == 0);
             // The entity's own flag has just changed: this is the moment
             // `fire` leaves to it.
             if !enabled_only || enabled {

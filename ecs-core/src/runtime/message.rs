@@ -5,7 +5,7 @@
 use std::any::{Any, TypeId};
 
 use crate::entity::{CompRef, EntityIndex};
-use crate::runtime::behaviour::with_column_out;
+use crate::runtime::behaviour::with_segment_out;
 use crate::runtime::context::Context;
 use crate::storage::DISABLED;
 use crate::world::World;
@@ -99,16 +99,17 @@ fn deliver<C: Receive<M>, M: 'static>(
     let Some(message) = message.downcast_ref::<M>() else {
         return false;
     };
-    with_column_out(world, comp.ty, |world, column| {
-        // Checked here, where the column is typed: a disabled component
+    with_segment_out(world, comp, |world, segment| {
+        // Checked here, where the segment is typed: a disabled component
         // does not receive.
-        if column.meta(comp.seg, comp.row) & DISABLED != 0 {
+        if segment
+            .meta(comp.row)
+            .is_none_or(|meta| meta & DISABLED != 0)
+        {
             return false;
         }
         let mut ctx = Context::new(world, owner, comp.ty);
-        column
-            .get_mut::<C>(comp.seg, comp.row)
-            .receive(message, &mut ctx);
+        segment.get_mut::<C>(comp.row).receive(message, &mut ctx);
         true
     })
     .unwrap_or(false)

@@ -10,15 +10,17 @@
 
 mod column;
 mod moves;
+mod pick;
 pub(crate) mod raw;
 mod rows;
-mod split;
+mod segment;
 pub(crate) mod table;
 mod types;
 
-pub(crate) use column::{Column, Row, Segment, DISABLED, SERIAL_MASK, STARTED};
+pub(crate) use column::{Column, LentColumn};
+pub(crate) use pick::{Access, Picked};
 pub use raw::ErasedType;
-pub(crate) use split::Others;
+pub(crate) use segment::{Row, Segment, DISABLED, SERIAL_MASK, STARTED};
 pub(crate) use table::{Comps, Place, Table, EMPTY_TABLE};
 pub(crate) use types::{has_bit, TypeIdHasher, TypeInfo, Types};
 
@@ -34,6 +36,9 @@ pub(crate) struct Storage {
     /// Parallel to `types`; present once a component of exactly that type
     /// was registered by its own type (not only as an ancestor).
     columns: Vec<Option<Column>>,
+    /// Every segment of every column, so the is-a index names a
+    /// component's segment directly, whatever its type.
+    segments: Vec<Segment>,
     tables: table::Tables,
     /// The is-a index: by type index, then by table, where the table's
     /// first component that is-a the type sits, so `get` and its is-a rule
@@ -86,41 +91,11 @@ impl Storage {
         ty
     }
 
-    /// The column of a registered type.
-    #[inline]
-    pub fn column(&self, ty: TypeIdx) -> &Column {
-        self.columns[ty.index()]
-            .as_ref()
-            .expect("a type with stored components has a column")
-    }
-
-    /// Mutable twin of [`Storage::column`].
-    #[inline]
-    pub fn column_mut(&mut self, ty: TypeIdx) -> &mut Column {
-        self.columns[ty.index()]
-            .as_mut()
-            .expect("a type with stored components has a column")
-    }
-
     /// The column of `ty`, `None` when the type has none (only registered
-    /// as an ancestor) or its column is lent out.
+    /// as an ancestor) or its segments are lent out.
     #[inline]
     pub fn try_column(&self, ty: TypeIdx) -> Option<&Column> {
         self.columns.get(ty.index())?.as_ref()
-    }
-
-    /// Lends out the column of `ty`, so its values can be borrowed while the
-    /// rest of the world is in use; give it back with
-    /// [`Storage::put_column`].
-    #[inline]
-    pub fn take_column(&mut self, ty: TypeIdx) -> Option<Column> {
-        self.columns.get_mut(ty.index())?.take()
-    }
-
-    /// Gives back a column lent out by [`Storage::take_column`].
-    #[inline]
-    pub fn put_column(&mut self, ty: TypeIdx, column: Column) {
-        self.columns[ty.index()] = Some(column);
     }
 
     /// The serial for a new component of exactly type `ty`.
@@ -143,12 +118,10 @@ impl Storage {
     /// Makes room for `additional` more rows in `table`.
     pub fn reserve_table(&mut self, table: TableId, additional: usize) {
         let Storage {
-            tables, columns, ..
+            tables, segments, ..
         } = self;
         for place in tables[table.index()].layout.iter() {
-            if let Some(column) = columns[place.ty.index()].as_mut() {
-                column.reserve(place.seg, additional);
-            }
+            segments[place.seg.index()].reserve(additional);
         }
         self.tables.reserve_owners(table, additional);
     }
@@ -159,21 +132,45 @@ impl Storage {
     #[inline]
     pub fn push_value<C: Component>(&mut self, place: Place, value: C) -> RowId {
         let serial = self.types.take_serial(place.ty);
-        self.column_mut(place.ty).push(place.seg, serial, value)
+        self.push_meta(place, serial, value)
+    }
+
+    /// Pushes `value` onto segment `place` with meta word `meta`.
+    ///
+    /// # Panics
+    /// When the place's type is lent out (a structural change while a
+    /// behaviour of that type runs: those are deferred).
+    #[inline(always)]
+    pub fn push_meta<C: Component>(&mut self, place: Place, meta: u32, value: C) -> RowId {
+        self.assert_present(place.ty);
+        self.segments[place.seg.index()].push(meta, value)
     }
 
     /// [`Storage::push_value`] for a boxed value of the place's type.
     pub fn push_boxed(&mut self, place: Place, value: crate::component::ops::BoxedComponent) {
         let serial = self.types.take_serial(place.ty);
-        self.column_mut(place.ty)
-            .push_boxed(place.seg, serial, value);
+        self.assert_present(place.ty);
+        self.segments[place.seg.index()].push_boxed(serial, value);
+    }
+
+    /// Rows never enter a segment standing in for one lent out.
+    #[inline(always)]
+    fn assert_present(&self, ty: TypeIdx) {
+        assert!(
+            matches!(self.columns.get(ty.index()), Some(Some(_))),
+            "a stored type's segments are in place when rows enter them"
+        );
     }
 
     /// Moves the rows of segment `seg` of `ty` from `len` on into the
     /// trash (taking back a batch that failed half way).
     pub fn trash_from(&mut self, ty: TypeIdx, seg: SegId, len: usize) {
-        let column = self.columns[ty.index()].as_mut();
-        if column.is_some_and(|c| c.trash_from(seg, len)) && !self.trashed.contains(&ty) {
+        let Some(column) = self.columns[ty.index()].as_mut() else {
+            return;
+        };
+        if self.segments[seg.index()].trash_from(len, &mut column.trash)
+            && !self.trashed.contains(&ty)
+        {
             self.trashed.push(ty);
         }
     }
@@ -185,7 +182,7 @@ impl Storage {
         // `pop` keeps the buffer's capacity: no allocation per removal.
         while let Some(ty) = self.trashed.pop() {
             if let Some(column) = self.columns[ty.index()].as_mut() {
-                column.empty_trash();
+                column.trash.clear();
             }
         }
     }

@@ -54,6 +54,7 @@ impl Storage {
         let Storage {
             tables,
             columns,
+            segments,
             trashed,
             ..
         } = self;
@@ -62,7 +63,7 @@ impl Storage {
                 continue;
             }
             if let Some(column) = columns[place.ty.index()].as_mut() {
-                column.trash_row(place.seg, slot.row);
+                segments[place.seg.index()].trash_row(slot.row, &mut column.trash);
                 if !trashed.contains(&place.ty) {
                     trashed.push(place.ty);
                 }
@@ -142,7 +143,7 @@ impl Storage {
         let slot = entities.slot(index);
         let (from, row) = (slot.table, slot.row);
         let Storage {
-            tables, columns, ..
+            tables, segments, ..
         } = self;
         let source = &tables[from.index()].layout;
         let target = &tables[to.index()].layout;
@@ -154,11 +155,22 @@ impl Storage {
             .map(|(_, place)| place);
         for (place, dest) in kept.zip(target.iter()) {
             debug_assert_eq!(dest.ty, place.ty);
-            if let Some(column) = columns[place.ty.index()].as_mut() {
-                column.move_row(place.seg, row, dest.seg);
-            }
+            let (source, target) = two_mut(segments, place.seg.index(), dest.seg.index());
+            source.move_row_to(row, target);
         }
         self.leave_table(entities, index);
         self.enter_table(entities, index, to);
+    }
+}
+
+/// Two distinct elements of `items`, both mutable.
+fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b, "a row moves between two distinct segments");
+    if a < b {
+        let (left, right) = items.split_at_mut(b);
+        (&mut left[a], &mut right[0])
+    } else {
+        let (left, right) = items.split_at_mut(a);
+        (&mut right[0], &mut left[b])
     }
 }

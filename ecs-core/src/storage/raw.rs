@@ -159,6 +159,15 @@ impl ErasedType {
         self.ids[..self.len].iter().position(|&own| own == id)
     }
 
+    /// Where level `level`'s value sits inside this type (0 past the chain).
+    pub(crate) fn offset_at(&self, level: usize) -> usize {
+        if level < self.len {
+            self.offsets[level]
+        } else {
+            0
+        }
+    }
+
     /// The offset of level `level`'s value when it is a `T`.
     #[inline(always)]
     fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
@@ -217,6 +226,11 @@ impl BlobVec {
             size: ty.layout.size(),
             id: ty.type_id(),
         }
+    }
+
+    /// The description of the element type.
+    pub fn erased(&self) -> &'static ErasedType {
+        self.ty
     }
 
     #[inline]
@@ -358,6 +372,23 @@ impl BlobVec {
         // holds a `T` at `offset` (the `ErasedType` contract; the level's
         // `TypeId` was checked to be `T`'s).
         Some(unsafe { &*self.at(row).add(offset).cast::<T>() })
+    }
+
+    /// [`BlobVec::get`] for a level above 0 whose offset the caller has
+    /// kept (`hint`): the read's address is formed from `hint`, so it need
+    /// not wait for the type description, which only confirms it.
+    #[inline(always)]
+    pub fn get_hinted<T: 'static>(&self, row: usize, level: usize, hint: usize) -> Option<&T> {
+        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
+        if level == 0 {
+            return self.get(row, 0);
+        }
+        if self.ty.offset_as::<T>(level)? != hint {
+            return None;
+        }
+        // SAFETY: as for `get`: `hint` equals the offset of level `level`,
+        // whose `TypeId` was checked to be `T`'s.
+        Some(unsafe { &*self.at(row).add(hint).cast::<T>() })
     }
 
     /// Mutable twin of [`BlobVec::get`].

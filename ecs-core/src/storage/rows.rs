@@ -3,7 +3,7 @@
 //! parent part's offset, so a base-type read costs what an exact one does.
 
 use crate::entity::{CompRef, EntitySlot, RowId, SegId, TableId, TypeIdx};
-use crate::storage::{has_bit, Column, Row, Storage};
+use crate::storage::{has_bit, Column, Row, Segment, Storage};
 use crate::Component;
 
 impl Storage {
@@ -17,23 +17,11 @@ impl Storage {
     #[inline(always)]
     pub fn find_at<T: Component>(&self, table: TableId, row: RowId) -> Option<&T> {
         let t = self.types.table_key_of::<T>()?;
-        // `T`'s own column is found from `T` alone, while the entity's
-        // table is still being read: for an exact hit (level 0, the common
-        // case) the segment then waits on one load, not two. A derived hit
-        // looks its column up from the index entry.
-        let own = self.columns.get(t.index());
-        let (place, level) = self.first_isa_level(table, t)?;
-        let column = if level == 0 {
-            own
-        } else {
-            self.columns.get(place.ty.index())
-        };
+        let (place, level, offset) = self.first_isa_at(table, t)?;
         // Were the entry wrong, the segment's type check refuses the read.
-        column?
-            .as_ref()?
-            .segs
+        self.segments
             .get(place.seg.index())?
-            .get_as(row, level)
+            .get_as_hinted(row, level, offset)
     }
 
     /// Every component that is-a `T` of the entity at `row` of `table`, in
@@ -60,11 +48,7 @@ impl Storage {
             .filter(move |p| has_bit(bits, p.ty))
             .filter_map(move |p| {
                 let level = self.types.level_of::<T>(p.ty, t)?;
-                self.columns[p.ty.index()]
-                    .as_ref()?
-                    .segs
-                    .get(p.seg.index())?
-                    .get_as(row, level)
+                self.segments[p.seg.index()].get_as(row, level)
             })
     }
 
@@ -73,38 +57,38 @@ impl Storage {
     pub fn find_mut<T: Component>(&mut self, slot: &EntitySlot) -> Option<&mut T> {
         let t = self.types.table_key_of::<T>()?;
         let (place, level) = self.first_isa_level(slot.table, t)?;
-        self.columns[place.ty.index()].as_mut()?.segs[place.seg.index()].get_as_mut(slot.row, level)
+        self.segments[place.seg.index()].get_as_mut(slot.row, level)
     }
 
     /// The component `comp` (which is-a `T`, index `t`) as a `T`.
     #[inline]
     pub fn view_as<T: Component>(&self, comp: CompRef, t: TypeIdx) -> Option<&T> {
         let level = self.types.level_of::<T>(comp.ty, t)?;
-        self.columns[comp.ty.index()].as_ref()?.segs[comp.seg.index()].get_as(comp.row, level)
+        self.segments[comp.seg.index()].get_as(comp.row, level)
     }
 
     /// The component `comp` as a `T` found at chain level `level` of its
     /// type (what the is-a index gives: no search of the chain).
     #[inline]
     pub fn at_level<T: Component>(&self, comp: CompRef, level: usize) -> Option<&T> {
-        self.columns[comp.ty.index()].as_ref()?.segs[comp.seg.index()].get_as(comp.row, level)
+        self.segments[comp.seg.index()].get_as(comp.row, level)
     }
 
     /// Mutable twin of [`Storage::at_level`].
     #[inline]
     pub fn at_level_mut<T: Component>(&mut self, comp: CompRef, level: usize) -> Option<&mut T> {
-        self.columns[comp.ty.index()].as_mut()?.segs[comp.seg.index()].get_as_mut(comp.row, level)
+        self.segments[comp.seg.index()].get_as_mut(comp.row, level)
     }
 
     /// Mutable twin of [`Storage::view_as`].
     #[inline]
     pub fn view_as_mut<T: Component>(&mut self, comp: CompRef, t: TypeIdx) -> Option<&mut T> {
         let level = self.types.level_of::<T>(comp.ty, t)?;
-        self.columns[comp.ty.index()].as_mut()?.segs[comp.seg.index()].get_as_mut(comp.row, level)
+        self.segments[comp.seg.index()].get_as_mut(comp.row, level)
     }
 
-    /// Several components of one entity (its `row`) as `T`s, each
-    /// `(type, segment)` distinct, in the order given.
+    /// Several components of one entity (its `row`) as `T`s, each segment
+    /// distinct, in the order given.
     pub fn views_as_mut<T: Component>(
         &mut self,
         t: TypeIdx,
@@ -116,28 +100,18 @@ impl Storage {
             .enumerate()
             .map(|(pos, &(ty, seg))| (pos, ty, seg))
             .collect();
-        order.sort_unstable_by_key(|&(_, ty, seg)| (ty, seg));
+        order.sort_unstable_by_key(|&(_, _, seg)| seg);
         let mut found: Vec<(usize, &mut T)> = Vec::with_capacity(order.len());
-        let mut order = order.into_iter().peekable();
-        for (ty, column) in self.columns.iter_mut().enumerate() {
-            let Some(column) = column.as_mut() else {
-                continue;
-            };
-            let level = self.types.level_of::<T>(TypeIdx::from_index(ty), t);
-            // Disjoint segments of one column, borrowed one by one.
-            let mut segs = column.segs.iter_mut().enumerate();
-            while let Some(&(pos, wty, seg)) = order.peek() {
-                if wty.index() != ty {
-                    break;
-                }
-                order.next();
-                let segment = segs.find(|(s, _)| *s == seg.index()).map(|(_, s)| s);
-                if let Some(value) = segment
-                    .zip(level)
-                    .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level))
-                {
-                    found.push((pos, value));
-                }
+        // Disjoint segments, borrowed one by one in index order.
+        let mut segments = self.segments.iter_mut().enumerate();
+        for (pos, ty, seg) in order {
+            let segment = segments.find(|(s, _)| *s == seg.index()).map(|(_, s)| s);
+            let level = self.types.level_of::<T>(ty, t);
+            if let Some(value) = segment
+                .zip(level)
+                .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level))
+            {
+                found.push((pos, value));
             }
         }
         found.sort_unstable_by_key(|(pos, _)| *pos);
@@ -145,57 +119,49 @@ impl Storage {
     }
 
     /// Every component that is-a `T`, with its owner and meta word: first
-    /// `T`'s own column, table by table, then the columns of types derived
-    /// from `T` in registration order.
+    /// `T`'s own segments, table by table, then the segments of types
+    /// derived from `T` in registration order.
     pub fn rows<T: Component>(&self) -> impl Iterator<Item = Row<&T>> + '_ {
-        let t = self.type_idx::<T>();
-        let exact = t
-            .and_then(|t| self.try_column(t))
-            .map(|column| column.rows_as::<T>(&self.tables, 0))
-            .into_iter()
-            .flatten();
-        let derived = self.derived_columns(t).flat_map(|column| {
-            let level = column.level_of::<T>();
-            level
-                .map(|level| column.rows_as::<T>(&self.tables, level))
-                .into_iter()
-                .flatten()
-        });
-        exact.chain(derived)
+        self.isa_columns::<T>(self.type_idx::<T>())
+            .flat_map(move |(column, level)| {
+                column.segs.iter().flat_map(move |&s| {
+                    let segment = &self.segments[s.index()];
+                    let owners = &self.tables[segment.table.index()].owners;
+                    segment.rows_as::<T>(owners, level)
+                })
+            })
     }
 
     /// Mutable twin of [`Storage::rows`].
     pub fn rows_mut<T: Component>(&mut self) -> impl Iterator<Item = Row<&mut T>> + '_ {
-        let t = self.type_idx::<T>();
+        // Each segment is borrowed once, so they are gathered first and
+        // handed out in `rows`' order.
+        let mut order: Vec<(usize, SegId, usize)> = Vec::new();
+        for (rank, (column, level)) in self.isa_columns::<T>(self.type_idx::<T>()).enumerate() {
+            order.extend(column.segs.iter().map(|&s| (rank, s, level)));
+        }
+        let levels: Vec<Option<(usize, usize)>> = {
+            let mut by_seg = vec![None; self.segments.len()];
+            for &(rank, s, level) in &order {
+                by_seg[s.index()] = Some((rank, level));
+            }
+            by_seg
+        };
         let Storage {
-            types,
-            columns,
-            tables,
-            ..
+            segments, tables, ..
         } = self;
         let tables: &[crate::storage::Table] = tables;
-        let mut exact = None;
-        let mut derived = Vec::new();
-        for (ty, column) in columns.iter_mut().enumerate() {
-            let (Some(t), Some(column)) = (t, column.as_mut()) else {
-                continue;
-            };
-            let ty = TypeIdx::from_index(ty);
-            if ty == t {
-                exact = Some(column);
-            } else if types.info(ty).is_a(ty, t) {
-                if let Some(level) = column.level_of::<T>() {
-                    derived.push((column, level));
-                }
-            }
-        }
-        let exact = exact
-            .into_iter()
-            .flat_map(|column| column.rows_as_mut::<T>(tables, 0));
-        let derived = derived
-            .into_iter()
-            .flat_map(|(column, level)| column.rows_as_mut::<T>(tables, level));
-        exact.chain(derived)
+        let mut picked: Vec<(usize, &mut Segment, usize)> = segments
+            .iter_mut()
+            .zip(levels)
+            .filter_map(|(segment, found)| found.map(|(rank, level)| (rank, segment, level)))
+            .collect();
+        // Stable: segments of one type stay in the order their tables were made.
+        picked.sort_by_key(|(rank, _, _)| *rank);
+        picked.into_iter().flat_map(move |(_, segment, level)| {
+            let owners = &tables[segment.table.index()].owners;
+            segment.rows_as_mut::<T>(owners, level)
+        })
     }
 
     /// Calls `f` on every component that is-a `T`, in [`Storage::rows`]
@@ -204,35 +170,56 @@ impl Storage {
         let Some(t) = self.type_idx::<T>() else {
             return;
         };
-        let Storage { types, columns, .. } = self;
+        let Storage {
+            types,
+            columns,
+            segments,
+            ..
+        } = self;
         // Ancestors are registered before their descendants, so `T`'s own
         // column comes first, as in `rows`.
-        for (ty, column) in columns.iter_mut().enumerate() {
-            let Some(column) = column.as_mut() else {
+        for (ty, column) in columns.iter().enumerate() {
+            let Some(column) = column.as_ref() else {
                 continue;
             };
             let ty = TypeIdx::from_index(ty);
             if ty == t {
-                for seg in &mut column.segs {
-                    seg.values_mut::<T>().iter_mut().for_each(&mut f);
+                for &s in &column.segs {
+                    segments[s.index()]
+                        .values_mut::<T>()
+                        .iter_mut()
+                        .for_each(&mut f);
                 }
             } else if types.info(ty).is_a(ty, t) {
                 if let Some(level) = column.level_of::<T>() {
-                    column.values_as_mut::<T>(level).for_each(&mut f);
+                    for &s in &column.segs {
+                        if let Some(values) = segments[s.index()].iter_as_mut::<T>(level) {
+                            values.for_each(&mut f);
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// Columns of every registered type strictly derived from `t`.
-    fn derived_columns(&self, t: Option<TypeIdx>) -> impl Iterator<Item = &Column> {
-        self.columns
+    /// The column of `t` itself, then those of every registered type
+    /// derived from `t` in registration order, each with the chain level at
+    /// which its type holds a `T`.
+    fn isa_columns<T: Component>(
+        &self,
+        t: Option<TypeIdx>,
+    ) -> impl Iterator<Item = (&Column, usize)> + '_ {
+        let exact = t.and_then(|t| Some((self.try_column(t)?, 0)));
+        let derived = self
+            .columns
             .iter()
             .enumerate()
             .filter_map(move |(ty, column)| {
                 let (t, ty) = (t?, TypeIdx::from_index(ty));
+                let column = column.as_ref()?;
                 let derived = ty != t && self.types.info(ty).is_a(ty, t);
-                derived.then_some(column.as_ref()).flatten()
-            })
+                derived.then(|| Some((column, column.level_of::<T>()?)))?
+            });
+        exact.into_iter().chain(derived)
     }
 }

@@ -10,8 +10,8 @@ use std::ops::Deref;
 use crate::entity::{CompRef, EntityIndex, RowId, SegId, TableId, TypeIdx};
 use crate::storage::Storage;
 
-/// One component of a table's layout: its concrete type and the segment of
-/// that type's column holding the table's rows.
+/// One component of a table's layout: its concrete type and the segment
+/// holding the table's rows of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Place {
     pub ty: TypeIdx,
@@ -44,6 +44,9 @@ pub(crate) struct FirstIsa {
     /// the type), which says where inside the component that part sits.
     level: u32,
     place: Place,
+    /// Where, inside the component, its part of the type sits (0 at level
+    /// 0): kept here so a base-type read need not wait for it.
+    offset: u32,
 }
 
 /// Every table of a world; table 0 is the empty layout new entities start in.
@@ -199,6 +202,14 @@ impl Storage {
             .map(|f| (f.place, f.level as usize))
     }
 
+    /// [`Storage::first_isa_level`] with the offset of that level inside
+    /// the component.
+    #[inline(always)]
+    pub fn first_isa_at(&self, table: TableId, t: TypeIdx) -> Option<(Place, usize, usize)> {
+        self.first_entry(table, t)
+            .map(|f| (f.place, f.level as usize, f.offset as usize))
+    }
+
     /// The table holding `types` in this order, created on first use. Every
     /// type must have a column.
     pub(crate) fn table_for(&mut self, types: &[TypeIdx]) -> TableId {
@@ -210,10 +221,7 @@ impl Storage {
             .iter()
             .map(|&ty| Place {
                 ty,
-                seg: self.columns[ty.index()]
-                    .as_mut()
-                    .expect("a stored type has a column")
-                    .add_segment(table),
+                seg: self.add_segment(ty, table),
             })
             .collect();
         let mut isa: Vec<u64> = Vec::new();
@@ -228,6 +236,8 @@ impl Storage {
         }
         for (pos, place) in layout.iter().enumerate() {
             let info = self.types.info(place.ty);
+            let erased = info.vtable().map(|v| &v.erased);
+            let offset_at = |level| erased.map_or(0, |e| e.offset_at(level));
             let chain = std::iter::once(&place.ty).chain(info.ancestors().iter());
             for (level, &t) in chain.enumerate() {
                 if self.first.len() <= t.index() {
@@ -241,6 +251,7 @@ impl Storage {
                     by_table[table.index()] = FirstIsa {
                         pos: u32::try_from(pos + 1).expect("a layout is shorter than 2^32"),
                         level: u32::try_from(level).expect("a key chain is at most 16 deep"),
+                        offset: u32::try_from(offset_at(level)).unwrap_or(0),
                         place: *place,
                     };
                 }
@@ -255,6 +266,21 @@ impl Storage {
         });
         self.tables.by_layout.insert(types.into(), table);
         table
+    }
+
+    /// Adds an empty segment of `ty` (which has a column) for `table`.
+    fn add_segment(&mut self, ty: TypeIdx, table: TableId) -> SegId {
+        let seg = SegId::from_index(self.segments.len());
+        let column = self.columns[ty.index()]
+            .as_mut()
+            .expect("a stored type has a column");
+        column.segs.push(seg);
+        self.segments.push(crate::storage::Segment::new(
+            column.vtable().erased(),
+            table,
+            ty,
+        ));
+        seg
     }
 
     /// The table of `from`'s layout with `ty` appended.

@@ -44,8 +44,8 @@ pub trait Bundle: Send + Sync + 'static {
     #[doc(hidden)]
     fn __push(self, world: &mut World, table: TableId);
 
-    /// Spawns one entity per bundle into `table` (the bundle's layout, with
-    /// no type twice) with the columns downcast once for the whole batch.
+    /// Spawns one entity per bundle into `table` (the bundle's layout), with
+    /// the segments looked up once for the whole batch.
     #[doc(hidden)]
     fn __spawn_all<I: Iterator<Item = Self>>(
         world: &mut World,
@@ -100,19 +100,14 @@ macro_rules! tuple_bundle {
                 ids: &mut Vec<EntityId>,
             ) {
                 let places = world.storage.table(table).layout().to_vec();
-                let types: Vec<TypeIdx> = places.iter().map(|p| p.ty).collect();
                 let mut places = places.into_iter();
                 $(let $col = places.next().expect("one place per element");)+
-                world.with_columns_out(&types, |world, columns| {
-                    let mut columns = columns.iter_mut();
-                    $(let $col = ($col, columns.next().expect("one column per element"));)+
-                    for bundle in bundles {
-                        let ($($name,)+) = bundle;
-                        let id = world.spawn_in(table);
-                        $(world.push_into($col.1, $col.0, $name);)+
-                        ids.push(id);
-                    }
-                });
+                for bundle in bundles {
+                    let ($($name,)+) = bundle;
+                    let id = world.spawn_in(table);
+                    $(world.storage.push_value($col, $name);)+
+                    ids.push(id);
+                }
             }
         }
     };
@@ -195,22 +190,7 @@ impl World {
         let mut ids = Vec::with_capacity(additional);
         if let Some(table) = self.bundle_table::<B>() {
             self.reserve_table(table, additional);
-            // The columns are downcast once for the batch when no type
-            // appears twice (one column cannot be borrowed twice).
-            let layout = &self.storage.table(table).layout();
-            let distinct = layout
-                .iter()
-                .enumerate()
-                .all(|(i, p)| layout[..i].iter().all(|q| q.ty != p.ty));
-            if distinct {
-                B::__spawn_all(self, table, bundles, &mut ids);
-                return Ok(ids);
-            }
-            for bundle in bundles {
-                let id = self.spawn_in(table);
-                bundle.__push(self, table);
-                ids.push(id);
-            }
+            B::__spawn_all(self, table, bundles, &mut ids);
             return Ok(ids);
         }
         for bundle in bundles {
@@ -253,33 +233,5 @@ impl World {
             return None;
         }
         self.single_rule_clash(&types).is_none().then_some(types)
-    }
-}
-
-impl World {
-    /// Runs `f` with the columns of `types` (distinct) taken out of the
-    /// world, so it can push to them while spawning; puts them back even
-    /// when `f` panics (the bundle iterator is user code).
-    fn with_columns_out(
-        &mut self,
-        types: &[TypeIdx],
-        f: impl FnOnce(&mut World, &mut [crate::storage::Column]),
-    ) {
-        let mut columns: Vec<crate::storage::Column> = types
-            .iter()
-            .map(|&t| {
-                self.storage
-                    .take_column(t)
-                    .expect("registered types have columns")
-            })
-            .collect();
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, &mut columns)));
-        for (&t, column) in types.iter().zip(columns) {
-            self.storage.put_column(t, column);
-        }
-        if let Err(panic) = result {
-            std::panic::resume_unwind(panic);
-        }
     }
 }

@@ -211,7 +211,7 @@ impl fmt::Debug for ComponentInfo<'_> {
 
 impl World {
     pub(crate) fn instance_of(&self, comp: CompRef) -> (InstanceId, bool) {
-        let meta = self.column(comp.ty).meta(comp.seg, comp.row);
+        let meta = self.meta_of(comp);
         let id = InstanceId {
             ty: comp.ty,
             serial: meta & SERIAL_MASK,
@@ -317,10 +317,7 @@ impl World {
                 key: self.storage.info(c.ty).key(),
                 instance,
                 enabled,
-                value: self
-                    .storage
-                    .try_column(c.ty)
-                    .and_then(|column| column.debug(c.seg, c.row)),
+                value: self.storage.debug(c.ty, c.seg, c.row),
             }
         })
     }

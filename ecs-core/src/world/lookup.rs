@@ -61,7 +61,7 @@ impl World {
         self.insert_inner(index, value)?;
         self.fire_added_hooks(index, before);
         let comp = self.comp_at(index, before);
-        Ok(self.column_mut(comp.ty).get_mut::<C>(comp.seg, comp.row))
+        Ok(self.storage.segment_mut(comp.seg).get_mut::<C>(comp.row))
     }
 
     /// [`World::insert`] without hooks: checks the single rule, appends the
@@ -161,20 +161,7 @@ impl World {
     #[inline]
     pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) -> &mut C {
         let row = self.storage.push_value(place, value);
-        self.column_mut(place.ty).get_mut(place.seg, row)
-    }
-
-    /// [`World::push_value`] onto a column the caller holds (taken out of
-    /// the world for a batch).
-    #[inline]
-    pub(crate) fn push_into<C: Component>(
-        &mut self,
-        column: &mut crate::storage::Column,
-        place: Place,
-        value: C,
-    ) {
-        let serial = self.storage.take_serial(place.ty);
-        column.push(place.seg, serial, value);
+        self.storage.segment_mut(place.seg).get_mut(row)
     }
 
     /// [`World::push_value`] for a boxed value of the place's type.

@@ -19,7 +19,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::component::ComponentVTable;
 use crate::entity::{CompRef, Entities, EntityIndex, TableId, TypeIdx};
-use crate::storage::{Column, Storage, TypeIdHasher, EMPTY_TABLE};
+use crate::storage::{Storage, TypeIdHasher, EMPTY_TABLE};
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 
 /// A set of entities and their components.
@@ -404,16 +404,14 @@ impl World {
         self.storage.register(vtable, !requirements.is_empty())
     }
 
-    /// The column of a registered type.
-    #[inline]
-    pub(crate) fn column(&self, ty: TypeIdx) -> &Column {
-        self.storage.column(ty)
-    }
-
-    /// Mutable twin of [`World::column`].
-    #[inline]
-    pub(crate) fn column_mut(&mut self, ty: TypeIdx) -> &mut Column {
-        self.storage.column_mut(ty)
+    /// The meta word (serial, disabled and started bits) of `comp`.
+    ///
+    /// # Panics
+    /// When `comp`'s type is lent out (a behaviour of that type runs).
+    pub(crate) fn meta_of(&self, comp: CompRef) -> u32 {
+        self.storage
+            .meta(comp.ty, comp.seg, comp.row)
+            .expect("a component's type is in place when its meta word is read")
     }
 
     /// The description of a registered type.
@@ -432,9 +430,7 @@ impl World {
         let to = self
             .storage
             .table_removing(self.entities.slot(index).table, pos);
-        let value = self
-            .column_mut(comp.ty)
-            .swap_remove::<C>(comp.seg, comp.row);
+        let value = self.storage.swap_remove::<C>(comp.seg, comp.row);
         self.relocate(index, to, Some(pos));
         value
     }

@@ -3,22 +3,11 @@
 //! components at the same row of each of its segments, so a pair loop finds
 //! `B`'s segment once per table and zips two slices.
 
-use std::marker::PhantomData;
-
-use crate::entity::{Entities, EntityIndex, SegId, TypeIdx};
+use crate::entity::{Entities, EntityIndex, SegId};
 use crate::storage::raw::{Strided, StridedMut};
-use crate::storage::{Others, Segment, Table, Types};
+use crate::storage::{Access, Picked, Segment, Table};
 use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, Error};
-
-/// Where a table keeps the first component that is-a `B`.
-fn first_isa(table: &Table, types: &Types, b: TypeIdx) -> Option<(TypeIdx, SegId)> {
-    table
-        .layout()
-        .iter()
-        .find(|p| types.info(p.ty).is_a(p.ty, b))
-        .map(|p| (p.ty, p.seg))
-}
 
 fn check_pair<A: Component, B: Component>() -> Result<(), Error> {
     let conflict =
@@ -64,35 +53,39 @@ impl World {
         &mut self,
     ) -> Result<PairsMut<'_, A, B>, Error> {
         check_pair::<A, B>()?;
-        let (a, b) = (self.type_idx::<A>(), self.type_idx::<B>());
+        let plan = match (self.type_idx::<A>(), self.type_idx::<B>()) {
+            (Some(a), Some(b)) => self.storage.pair_plan(a, b),
+            _ => Vec::new(),
+        };
+        let wants: Vec<(SegId, Access)> = plan
+            .iter()
+            .flat_map(|step| [(step.a, Access::Mut), (step.b, Access::Shared)])
+            .collect();
         let World {
             entities, storage, ..
         } = self;
-        let entities: &Entities = entities;
-        let split = a.zip(b).and_then(|(a, _)| storage.split_column(a));
-        let (Some(split), Some(b)) = (split, b) else {
-            return Ok(PairsMut {
-                segs: [].iter_mut(),
-                current: None,
-                entities,
-                types: None,
-                tables: &[],
-                others: Others::none(),
-                b: TypeIdx(0),
-                _marker: PhantomData,
-            });
-        };
-        let (types, tables) = (split.types, split.tables);
-        let (own, others) = split.into_shared();
+        let (tables, picked) = storage.pick(&wants);
+        let mut picked = picked.into_iter();
+        let mut steps = Vec::with_capacity(plan.len());
+        for step in &plan {
+            let (Some(Picked::Mut(a)), Some(Picked::Shared(b))) = (picked.next(), picked.next())
+            else {
+                unreachable!("segments are picked as asked");
+            };
+            if let Some(b) = b.iter_as::<B>(step.level) {
+                let owners = tables[step.table.index()].owners();
+                steps.push(Walk {
+                    data: a.values_mut::<A>().iter_mut(),
+                    owners,
+                    row: 0,
+                    b,
+                });
+            }
+        }
         Ok(PairsMut {
-            segs: own.segments_mut().iter_mut(),
+            steps: steps.into_iter(),
             current: None,
             entities,
-            types: Some(types),
-            tables,
-            others,
-            b,
-            _marker: PhantomData,
         })
     }
 
@@ -189,33 +182,23 @@ impl World {
         let (Some(a), Some(b)) = (self.type_idx::<A>(), self.type_idx::<B>()) else {
             return Ok(0);
         };
-        let Some(split) = self.storage.split_column(a) else {
-            return Ok(0);
-        };
-        let (types, tables) = (split.types, split.tables);
-        let (own, mut others) = split.into_parts();
         let mut visited = 0;
-        for seg in own.segments_mut() {
-            let table = &tables[seg.table().index()];
-            let Some((bty, bseg)) = first_isa(table, types, b) else {
-                continue;
+        for step in self.storage.pair_plan(a, b) {
+            let (tables, mut picked) = self
+                .storage
+                .pick(&[(step.a, Access::Mut), (step.b, Access::Mut)]);
+            let [Picked::Mut(own), Picked::Mut(bsegment)] = &mut picked[..] else {
+                unreachable!("segments are picked as asked");
             };
-            let Some(column) = others.get_mut(bty) else {
-                continue;
-            };
-            let bsegment = &mut column.segments_mut()[bseg.index()];
-            let b = if bty == b {
+            let pair_b = if step.level == 0 {
                 PairB::Exact(bsegment.values_mut::<B>())
             } else {
-                let Some(level) = types.level_of::<B>(bty, b) else {
-                    continue;
-                };
-                let Some(bs) = bsegment.iter_as_mut::<B>(level) else {
+                let Some(bs) = bsegment.iter_as_mut::<B>(step.level) else {
                     continue;
                 };
                 PairB::Derived(bs)
             };
-            visited += visit(table, seg, b);
+            visited += visit(&tables[step.table.index()], own, pair_b);
         }
         Ok(visited)
     }
@@ -277,17 +260,11 @@ fn par_zip<A: Send, B: Send>(
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
 pub struct PairsMut<'w, A, B> {
-    segs: std::slice::IterMut<'w, Segment>,
-    /// The segment being walked: its values, its table's owners and the row
-    /// of the next value, with where `B` sits in that table.
+    /// One walk per segment of `A` whose table holds a `B`.
+    steps: std::vec::IntoIter<Walk<'w, A, B>>,
+    /// The segment being walked.
     current: Option<Walk<'w, A, B>>,
     entities: &'w Entities,
-    /// `None` when nothing can match (no `A` or no `B` in the world).
-    types: Option<&'w Types>,
-    tables: &'w [Table],
-    others: Others<'w>,
-    b: TypeIdx,
-    _marker: PhantomData<fn() -> B>,
 }
 
 struct Walk<'w, A, B> {
@@ -298,14 +275,6 @@ struct Walk<'w, A, B> {
     b: Strided<'w, B>,
 }
 
-impl<'w, A: Component, B: Component> PairsMut<'w, A, B> {
-    fn source(&self, types: &Types, (bty, bseg): (TypeIdx, SegId)) -> Option<Strided<'w, B>> {
-        let column = self.others.get(bty)?;
-        let level = types.level_of::<B>(bty, self.b)?;
-        column.segments()[bseg.index()].iter_as::<B>(level)
-    }
-}
-
 impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
     type Item = (EntityId, &'w mut A, &'w B);
 
@@ -313,18 +282,7 @@ impl<'w, A: Component, B: Component> Iterator for PairsMut<'w, A, B> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             let Some(walk) = self.current.as_mut() else {
-                let seg = self.segs.next()?;
-                let table = &self.tables[seg.table().index()];
-                let types = self.types?;
-                let source = first_isa(table, types, self.b).and_then(|b| self.source(types, b));
-                if let Some(b) = source {
-                    self.current = Some(Walk {
-                        data: seg.values_mut::<A>().iter_mut(),
-                        owners: table.owners(),
-                        row: 0,
-                        b,
-                    });
-                }
+                self.current = Some(self.steps.next()?);
                 continue;
             };
             let Some(a) = walk.data.next() else {

@@ -132,8 +132,7 @@ impl World {
     /// is not attached yet).
     pub(crate) fn disable_raw(&mut self, index: EntityIndex, pos: usize) {
         let comp = self.comp_at(index, pos);
-        self.column_mut(comp.ty)
-            .set_disabled(comp.seg, comp.row, true);
+        self.storage.set_disabled(comp.seg, comp.row, true);
     }
 
     /// Adds the `Default` of every requirement the entity's components

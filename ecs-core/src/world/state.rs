@@ -60,10 +60,6 @@ impl Filter {
 }
 
 impl World {
-    fn meta_of(&self, comp: CompRef) -> u32 {
-        self.column(comp.ty).meta(comp.seg, comp.row)
-    }
-
     /// Entries of the entity's components that are-a `t` and pass `filter`.
     fn matching(
         &self,
@@ -92,9 +88,7 @@ impl World {
     /// the entity's own `set_enabled` while the entity is disabled); returns
     /// whether it changed.
     pub(crate) fn set_comp_disabled(&mut self, comp: CompRef, disabled: bool) -> bool {
-        let changed = self
-            .column_mut(comp.ty)
-            .set_disabled(comp.seg, comp.row, disabled);
+        let changed = self.storage.set_disabled(comp.seg, comp.row, disabled);
         if changed {
             let hook = if disabled {
                 Hook::Disable

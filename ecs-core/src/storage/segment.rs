@@ -1,0 +1,237 @@
+//! Segments: the rows of one table that hold components of one concrete
+//! type. Every segment of the world sits in one array owned by
+//! [`Storage`](super::Storage), so a component's address is one index away
+//! from the is-a index, whatever its type.
+
+use std::any::Any;
+
+use crate::entity::{EntityIndex, RowId, TableId, TypeIdx};
+use crate::storage::raw::{BlobVec, ErasedType, Strided, StridedMut};
+
+/// One row as iteration sees it: owner slot, meta word, value.
+pub(crate) type Row<T> = (EntityIndex, u32, T);
+
+/// Bit of a row's meta word set while the component is disabled.
+pub(crate) const DISABLED: u32 = 1 << 31;
+/// Bit of a row's meta word set once a behaviour's `start` has run.
+pub(crate) const STARTED: u32 = 1 << 30;
+/// The serial part of a row's meta word (2^30 instances per type).
+pub(crate) const SERIAL_MASK: u32 = STARTED - 1;
+
+/// The rows of one table that hold components of one type: one per entity
+/// of the table, in the table's row order.
+pub(crate) struct Segment {
+    pub(super) data: BlobVec,
+    /// Per row: the instance serial (unique within the type), the
+    /// [`DISABLED`] bit and the [`STARTED`] bit. Kept beside the data so
+    /// per-type loops can skip disabled components without visiting the
+    /// entity.
+    pub(super) meta: Vec<u32>,
+    /// The table this segment belongs to (whose `owners` name each row's
+    /// entity).
+    pub(super) table: TableId,
+    /// The concrete type of every value.
+    pub(super) ty: TypeIdx,
+}
+
+impl Segment {
+    pub(super) fn new(erased: &'static ErasedType, table: TableId, ty: TypeIdx) -> Self {
+        Segment {
+            data: BlobVec::new(erased),
+            meta: Vec::new(),
+            table,
+            ty,
+        }
+    }
+
+    /// An empty segment of the same type and table: what stands in the
+    /// storage's array while this one is lent out, so reads of its rows
+    /// find nothing.
+    pub(super) fn stand_in(&self) -> Self {
+        Segment::new(self.data.erased(), self.table, self.ty)
+    }
+
+    /// The table this segment belongs to.
+    #[inline]
+    pub fn table(&self) -> TableId {
+        self.table
+    }
+
+    /// How many rows it holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.meta.len()
+    }
+
+    /// The values, as the segment's own type.
+    ///
+    /// # Panics
+    /// When `C` is not the segment's type.
+    #[inline]
+    pub fn values_mut<C: 'static>(&mut self) -> &mut [C] {
+        self.data.as_mut_slice()
+    }
+
+    /// The values and meta words, for loops that update both.
+    #[inline]
+    pub fn values_meta_mut<C: 'static>(&mut self) -> (&mut [C], &mut [u32]) {
+        (self.data.as_mut_slice(), &mut self.meta)
+    }
+
+    /// Each row's `T` at chain level `level` of the segment's type (0: the
+    /// type itself).
+    #[inline]
+    pub fn iter_as<T: 'static>(&self, level: usize) -> Option<Strided<'_, T>> {
+        self.data.iter(level)
+    }
+
+    /// Mutable twin of [`Segment::iter_as`].
+    #[inline]
+    pub fn iter_as_mut<T: 'static>(&mut self, level: usize) -> Option<StridedMut<'_, T>> {
+        self.data.iter_mut(level)
+    }
+
+    /// Each row's owner (from `owners`, the table's), meta word and `T` at
+    /// chain level `level`.
+    pub fn rows_as<'a, T: 'static>(
+        &'a self,
+        owners: &'a [EntityIndex],
+        level: usize,
+    ) -> impl Iterator<Item = Row<&'a T>> + 'a {
+        owners
+            .iter()
+            .zip(&self.meta)
+            .zip(self.iter_as::<T>(level).into_iter().flatten())
+            .map(|((&owner, &meta), value)| (owner, meta, value))
+    }
+
+    /// Mutable twin of [`Segment::rows_as`].
+    pub fn rows_as_mut<'a, T: 'static>(
+        &'a mut self,
+        owners: &'a [EntityIndex],
+        level: usize,
+    ) -> impl Iterator<Item = Row<&'a mut T>> + 'a {
+        let Segment { data, meta, .. } = self;
+        owners
+            .iter()
+            .zip(meta.iter())
+            .zip(data.iter_mut::<T>(level).into_iter().flatten())
+            .map(|((&owner, &meta), value)| (owner, meta, value))
+    }
+
+    /// The `T` at chain level `level` of row `row`.
+    #[inline(always)]
+    pub fn get_as<T: 'static>(&self, row: RowId, level: usize) -> Option<&T> {
+        self.data.get(row.index(), level)
+    }
+
+    /// [`Segment::get_as`] with the level's offset inside the value kept by
+    /// the caller (`hint`), confirmed before the read.
+    #[inline(always)]
+    pub fn get_as_hinted<T: 'static>(&self, row: RowId, level: usize, hint: usize) -> Option<&T> {
+        self.data.get_hinted(row.index(), level, hint)
+    }
+
+    /// Mutable twin of [`Segment::get_as`].
+    #[inline(always)]
+    pub fn get_as_mut<T: 'static>(&mut self, row: RowId, level: usize) -> Option<&mut T> {
+        self.data.get_mut(row.index(), level)
+    }
+
+    /// The value at `row`, as the segment's own type.
+    ///
+    /// # Panics
+    /// When `C` is not the segment's type or `row` is out of range.
+    #[inline]
+    pub fn get<C: 'static>(&self, row: RowId) -> &C {
+        self.get_as(row, 0)
+            .expect("a segment is read as its own type at a row it holds")
+    }
+
+    /// Mutable twin of [`Segment::get`].
+    #[inline]
+    pub fn get_mut<C: 'static>(&mut self, row: RowId) -> &mut C {
+        self.get_as_mut(row, 0)
+            .expect("a segment is read as its own type at a row it holds")
+    }
+
+    /// Appends a row; returns its index.
+    ///
+    /// # Panics
+    /// When `C` is not the segment's type.
+    #[inline(always)]
+    pub(super) fn push<C: 'static>(&mut self, meta: u32, value: C) -> RowId {
+        let row = RowId::from_index(self.meta.len());
+        self.data.push(value);
+        self.meta.push(meta);
+        row
+    }
+
+    /// Appends a boxed value of the segment's type.
+    ///
+    /// # Panics
+    /// When the box holds another type.
+    pub(super) fn push_boxed(&mut self, meta: u32, value: Box<dyn Any + Send + Sync>) -> RowId {
+        let row = RowId::from_index(self.meta.len());
+        if self.data.push_boxed(value).is_err() {
+            panic!("a boxed component is pushed onto its own type's segment");
+        }
+        self.meta.push(meta);
+        row
+    }
+
+    /// Removes `row` and returns it (the last row moves into its place, as
+    /// in every segment of the table).
+    #[inline]
+    pub(super) fn swap_remove<C: 'static>(&mut self, row: RowId) -> C {
+        self.meta.swap_remove(row.index());
+        self.data.swap_remove(row.index())
+    }
+
+    /// Moves `row` to the end of `target` (the last row takes its place).
+    #[inline]
+    pub(super) fn move_row_to(&mut self, row: RowId, target: &mut Segment) {
+        let meta = self.meta.swap_remove(row.index());
+        self.data.swap_remove_into(row.index(), &mut target.data);
+        target.meta.push(meta);
+    }
+
+    /// Moves `row` into `trash` (the last row takes its place).
+    pub(super) fn trash_row(&mut self, row: RowId, trash: &mut BlobVec) {
+        self.meta.swap_remove(row.index());
+        self.data.swap_remove_into(row.index(), trash);
+    }
+
+    /// Moves the rows from `len` on into `trash`; `true` when there were any.
+    pub(super) fn trash_from(&mut self, len: usize, trash: &mut BlobVec) -> bool {
+        if self.meta.len() <= len {
+            return false;
+        }
+        self.meta.truncate(len);
+        self.data.truncate_into(len, trash);
+        true
+    }
+
+    pub(super) fn reserve(&mut self, additional: usize) {
+        self.data.reserve(additional);
+        self.meta.reserve(additional);
+    }
+
+    /// The row's meta word, `None` past the end (a segment lent out).
+    #[inline]
+    pub fn meta(&self, row: RowId) -> Option<u32> {
+        self.meta.get(row.index()).copied()
+    }
+
+    /// Sets or clears the row's [`DISABLED`] bit; `true` when it changed.
+    pub(super) fn set_disabled(&mut self, row: RowId, disabled: bool) -> bool {
+        let word = &mut self.meta[row.index()];
+        let old = *word;
+        *word = if disabled {
+            old | DISABLED
+        } else {
+            old & !DISABLED
+        };
+        old != *word
+    }
+}
