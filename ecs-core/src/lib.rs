@@ -49,6 +49,13 @@
 //! - A component is any `'static + Send + Sync` type with
 //!   `#[derive(Component)]` (structs of every shape, enums, generic types).
 //!   Nothing is registered by hand, ever.
+//! - A resource is a world's one value of some `'static + Send + Sync` type
+//!   (a clock, a score): [`World::insert_resource`],
+//!   [`World::get_resource`], and [`Context::resource`] from behaviours and
+//!   receivers.
+//! - [`Commands`] queue changes to apply later, in order: behaviours fill
+//!   the world's queue ([`Context::commands`], [`World::commands`]); a
+//!   queue of your own is applied by [`Commands::apply`].
 //!
 //! ## The derive attributes
 //!
@@ -135,7 +142,7 @@
 //! | `entity` | ids, index newtypes, the allocator and per-entity record (generation, table, row, flags) | `Entities` |
 //! | `component` | the [`Component`] trait, the key chain, the per-type vtable constant the derive generates, capability probes, process-wide type numbers | one constant per type |
 //! | `storage` | the type registry with is-a bit sets, type-erased columns split into one segment per table, the tables, and every structural move (enter, leave, relocate, trash-then-drop); `storage::raw` is the only module with `unsafe` | `Storage` |
-//! | `world` | [`World`] = entities + storage + scene + runtime state; [`EntityRef`]/[`EntityMut`], the insert, remove and spawn paths, queries | `World` |
+//! | `world` | [`World`] = entities + storage + scene + runtime state + resources; [`EntityRef`]/[`EntityMut`], the insert, remove and spawn paths, queries | `World`, `Resources` |
 //! | `runtime` | behaviours and hooks, [`Context`], [`Commands`], messages | `RuntimeState` (update order, commands) |
 //! | `scene` | the hierarchy, names, tree search | `Hierarchy`, `Names` |
 //! | `data` | the by-name catalog, by-name operations, clone, blueprints, save/load, inspect | none: built on the layers below |
@@ -188,7 +195,8 @@ pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use error::Error;
 pub use runtime::behaviour::{Behaviour, UpdateOrder, UpdateWith};
-pub use runtime::context::{Commands, Context};
+pub use runtime::commands::Commands;
+pub use runtime::context::Context;
 pub use runtime::message::Receive;
 pub use scene::search::TreeFilter;
 pub use world::bundle::Bundle;

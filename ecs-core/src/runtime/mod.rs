@@ -2,6 +2,7 @@
 //! sees, deferred commands, and typed messages.
 
 pub(crate) mod behaviour;
+pub(crate) mod commands;
 pub(crate) mod context;
 pub(crate) mod message;
 
@@ -15,7 +16,7 @@ use crate::Error;
 pub(crate) struct RuntimeState {
     /// Behaviour types named by `set_update_order`, first to last.
     update_order: Vec<TypeIdx>,
-    commands: context::Commands,
+    commands: commands::Commands,
     command_errors: Vec<Error>,
     in_update: bool,
     flushing: bool,

@@ -12,6 +12,7 @@ pub(crate) mod require;
 pub(crate) mod state;
 
 mod layout;
+mod resources;
 
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -58,6 +59,7 @@ pub struct World {
     /// bundle needs the checked path (requirements, hooks, or a clash).
     bundle_tables: HashMap<TypeId, Option<TableId>, BuildHasherDefault<TypeIdHasher>>,
     runtime: crate::runtime::RuntimeState,
+    resources: resources::Resources,
 }
 
 impl World {

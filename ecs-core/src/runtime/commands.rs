@@ -1,0 +1,587 @@
+//! Deferred structural changes: the queue behaviours, hooks and receivers
+//! fill through `ctx.commands()`, the world's own queue, and queues a user
+//! fills and applies by hand.
+
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
+use crate::world::World;
+use crate::{Bundle, Component, EntityId, Error};
+
+type Command = Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send + Sync>;
+
+/// Changes to a world, queued now and applied later, in queue order.
+///
+/// Behaviours, hooks and receivers fill the world's own queue through
+/// [`Context::commands`](crate::Context::commands), and code holding the
+/// world reaches the same queue through [`World::commands`]. The world
+/// applies it when an update ends, when a message send returns, or on
+/// [`World::apply_commands`], and keeps the failures for
+/// [`World::take_command_errors`]. A queue of your own, from
+/// [`Commands::new`], is applied by [`Commands::apply`], which returns its
+/// failures instead.
+///
+/// A change that fails when applied (say, despawning an entity already
+/// gone) does not stop the changes queued after it.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Bullet;
+/// #[derive(Component)]
+/// #[component(behaviour)]
+/// struct Gun;
+/// impl Behaviour for Gun {
+///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+///         ctx.commands().spawn((Bullet,));
+///     }
+/// }
+/// let mut world = World::new();
+/// world.spawn_with((Gun,))?;
+/// world.update(1.0);
+/// world.update(1.0);
+/// assert_eq!(world.len(), 3); // the gun and two bullets
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+///
+/// Filled and applied by hand:
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Bullet;
+/// struct Score(u32);
+/// let mut world = World::new();
+/// let mut commands = Commands::new();
+/// commands.spawn((Bullet,));
+/// commands.insert_resource(Score(0));
+/// assert!(world.is_empty()); // nothing happens until applied
+/// assert!(commands.apply(&mut world).is_empty()); // no change failed
+/// assert_eq!(world.len(), 1);
+/// assert!(world.contains_resource::<Score>());
+/// ```
+#[derive(Default)]
+pub struct Commands {
+    queue: VecDeque<Command>,
+}
+
+impl Commands {
+    /// An empty queue, to fill anywhere and apply with [`Commands::apply`]
+    /// (or hand to the world with [`Commands::append`]).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let commands = Commands::new();
+    /// assert!(commands.is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Applies the queued changes to `world` now, first queued first, and
+    /// leaves the queue empty. A change that fails does not stop the ones
+    /// after it: the failures are returned, oldest first, and are not kept
+    /// for [`World::take_command_errors`].
+    ///
+    /// This is the same as making those calls on `world` yourself, in
+    /// order: changes that hooks queue meanwhile go to the world's queue,
+    /// as from any direct call ([`World::apply_commands`] applies them).
+    /// Inside a [`Commands::run`] change that the world is applying, it
+    /// applies at once too: that change holds the whole world, with no
+    /// column lent out (the world applies its queue after an update's
+    /// behaviours have run, never during).
+    ///
+    /// # Panics
+    /// A panicking change propagates: the changes before it stay applied,
+    /// the ones after it are dropped unapplied, and the world is consistent.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut commands = Commands::new();
+    /// commands.add(id, Health(3));
+    /// commands.despawn(id);
+    /// commands.despawn(id); // fails: already gone
+    /// commands.spawn((Health(5),)); // still applied
+    /// assert_eq!(commands.apply(&mut world), [Error::NoSuchEntity(id)]);
+    /// assert!(commands.is_empty());
+    /// assert_eq!(world.len(), 1);
+    /// ```
+    #[must_use = "the changes that failed are returned here, and nowhere else"]
+    pub fn apply(&mut self, world: &mut World) -> Vec<Error> {
+        let mut failed = Vec::new();
+        let applied = apply_in_order(world, |_| self.pop(), |_, error| failed.push(error));
+        if let Err(panic) = applied {
+            resume_unwind(panic);
+        }
+        failed
+    }
+
+    /// Moves every change of `other` to the end of this queue, leaving
+    /// `other` empty. `world.commands().append(&mut mine)` hands your queue
+    /// to the world, behind its own: applied when the next update ends, its
+    /// failures kept for [`World::take_command_errors`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let mut mine = Commands::new();
+    /// mine.run(|world| { world.spawn(); Ok(()) });
+    /// world.commands().append(&mut mine);
+    /// assert!(mine.is_empty());
+    /// world.update(1.0);
+    /// assert_eq!(world.len(), 1);
+    /// ```
+    pub fn append(&mut self, other: &mut Commands) {
+        self.queue.append(&mut other.queue);
+    }
+
+    /// Queues any change to the world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Renamer;
+    /// impl Behaviour for Renamer {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().run(move |world| {
+    ///             world.entity_mut(me)?.set_name(Some("renamed"));
+    ///             Ok(())
+    ///         });
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Renamer,))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.name(), Some("renamed"));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn run(
+        &mut self,
+        change: impl FnOnce(&mut World) -> Result<(), Error> + Send + Sync + 'static,
+    ) {
+        self.queue.push_back(Box::new(change));
+    }
+
+    /// Queues spawning an entity with `bundle`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Bullet;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Gun;
+    /// impl Behaviour for Gun {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().spawn((Bullet,));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Gun,))?;
+    /// world.update(1.0);
+    /// let bullets = world.iter_ids().filter(|&id| world.entity(id).unwrap().has::<Bullet>());
+    /// assert_eq!(bullets.count(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn spawn<B: Bundle>(&mut self, bundle: B) {
+        self.run(move |world| world.spawn_with(bundle).map(drop));
+    }
+
+    /// Queues spawning a named entity with `bundle`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Bullet;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Gun;
+    /// impl Behaviour for Gun {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().spawn_named("bullet", (Bullet,));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Gun,))?;
+    /// world.update(1.0);
+    /// let bullet = world.find_by_name("bullet").unwrap();
+    /// assert!(world.entity(bullet)?.has::<Bullet>());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn spawn_named<B: Bundle>(&mut self, name: &str, bundle: B) {
+        let name = name.to_owned();
+        self.run(move |world| {
+            let id = world.spawn_with(bundle)?;
+            world.entity_mut(id)?.set_name(Some(&name));
+            Ok(())
+        });
+    }
+
+    /// Queues despawning `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Fuse(u32);
+    /// impl Behaviour for Fuse {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         self.0 -= 1;
+    ///         if self.0 == 0 {
+    ///             let me = ctx.id();
+    ///             ctx.commands().despawn(me);
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let bomb = world.spawn_with((Fuse(2),))?;
+    /// world.update(1.0);
+    /// assert!(world.contains(bomb));
+    /// world.update(1.0);
+    /// assert!(!world.contains(bomb));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn despawn(&mut self, id: EntityId) {
+        self.run(move |world| world.despawn(id));
+    }
+
+    /// Queues adding `component` to `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Burning;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Igniter;
+    /// impl Behaviour for Igniter {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().add(me, Burning);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Igniter,))?;
+    /// world.update(1.0);
+    /// assert!(world.entity(id)?.has::<Burning>());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn add<C: Component>(&mut self, id: EntityId, component: C) {
+        self.run(move |world| world.entity_mut(id)?.add(component).map(drop));
+    }
+
+    /// Queues removing the first component of exactly type `T` from `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Shield;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Breaker;
+    /// impl Behaviour for Breaker {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().remove::<Shield>(me);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Shield, Breaker))?;
+    /// world.update(1.0);
+    /// assert!(!world.entity(id)?.has::<Shield>());
+    /// world.update(1.0); // nothing left to remove: the failure is recorded
+    /// assert!(matches!(world.take_command_errors()[..], [Error::MissingComponent { .. }]));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn remove<T: Component>(&mut self, id: EntityId) {
+        self.run(move |world| {
+            world
+                .entity_mut(id)?
+                .remove::<T>()
+                .map(drop)
+                .ok_or(Error::MissingComponent {
+                    entity: id,
+                    wanted: T::NAME,
+                })
+        });
+    }
+
+    /// Queues killing `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Mortal;
+    /// impl Behaviour for Mortal {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let me = ctx.id();
+    ///         ctx.commands().kill(me);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Mortal,))?;
+    /// world.update(1.0);
+    /// assert!(world.entity(id)?.is_dead());
+    /// assert_eq!(world.update(1.0), 0); // dead entities are not updated
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn kill(&mut self, id: EntityId) {
+        self.run(move |world| {
+            world.entity_mut(id)?.kill();
+            Ok(())
+        });
+    }
+
+    /// Queues reviving `id`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Healer(EntityId);
+    /// impl Behaviour for Healer {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().revive(self.0);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let patient = world.spawn();
+    /// world.entity_mut(patient)?.kill();
+    /// world.spawn_with((Healer(patient),))?;
+    /// world.update(1.0);
+    /// assert!(!world.entity(patient)?.is_dead());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn revive(&mut self, id: EntityId) {
+        self.run(move |world| {
+            world.entity_mut(id)?.revive();
+            Ok(())
+        });
+    }
+
+    /// Queues [`World::insert_resource`]; the value it replaces, if any, is
+    /// dropped.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct GameOver;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Player(u32);
+    /// impl Behaviour for Player {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         if self.0 == 0 {
+    ///             ctx.commands().insert_resource(GameOver);
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Player(0),))?;
+    /// world.update(1.0);
+    /// assert!(world.contains_resource::<GameOver>());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn insert_resource<R: Send + Sync + 'static>(&mut self, resource: R) {
+        self.run(move |world| {
+            world.insert_resource(resource);
+            Ok(())
+        });
+    }
+
+    /// Queues [`World::remove_resource`]; the value is dropped. Removing a
+    /// resource the world does not have is not a failure (the value is
+    /// gone either way).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Paused;
+    /// let mut world = World::new();
+    /// world.insert_resource(Paused);
+    /// let mut commands = Commands::new();
+    /// commands.remove_resource::<Paused>();
+    /// commands.remove_resource::<Paused>(); // already gone: no error
+    /// assert!(commands.apply(&mut world).is_empty());
+    /// assert!(!world.contains_resource::<Paused>());
+    /// ```
+    pub fn remove_resource<R: Send + Sync + 'static>(&mut self) {
+        self.run(|world| {
+            world.remove_resource::<R>();
+            Ok(())
+        });
+    }
+
+    /// Number of queued changes.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut commands = Commands::new();
+    /// commands.kill(id);
+    /// commands.despawn(id);
+    /// assert_eq!(commands.len(), 2);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Whether nothing is queued.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut commands = Commands::new();
+    /// assert!(commands.is_empty());
+    /// commands.despawn(id);
+    /// assert!(!commands.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Drops the changes queued after the first `len`.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.queue.truncate(len);
+    }
+
+    fn pop(&mut self) -> Option<Command> {
+        self.queue.pop_front()
+    }
+}
+
+impl std::fmt::Debug for Commands {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Commands")
+            .field("len", &self.queue.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The one loop that applies changes, for the world's queue and for a
+/// queue of the user's alike: `next` hands out the changes in order (the
+/// world's queue may grow while it runs), `failed` takes each failure, and
+/// a failure does not stop the loop. On a panic, what is left in the queue
+/// is dropped unapplied, since it was queued to follow a change that did
+/// not finish; the panic is returned for the caller to resume once its own
+/// state is restored.
+fn apply_in_order(
+    world: &mut World,
+    mut next: impl FnMut(&mut World) -> Option<Command>,
+    mut failed: impl FnMut(&mut World, Error),
+) -> std::thread::Result<()> {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        while let Some(command) = next(world) {
+            if let Err(error) = command(world) {
+                failed(world, error);
+            }
+        }
+    }));
+    if result.is_err() {
+        while next(world).is_some() {}
+    }
+    result
+}
+
+impl World {
+    /// The world's own queue of changes, the one behaviours fill through
+    /// [`Context::commands`](crate::Context::commands): applied when the
+    /// next [`World::update`] ends, or on [`World::apply_commands`], with
+    /// its failures kept for [`World::take_command_errors`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Marker;
+    /// let mut world = World::new();
+    /// world.commands().spawn((Marker,));
+    /// assert!(world.is_empty()); // queued, not applied
+    /// world.apply_commands();
+    /// assert_eq!(world.len(), 1);
+    /// ```
+    pub fn commands(&mut self) -> &mut Commands {
+        &mut self.runtime_mut().commands
+    }
+
+    /// Applies the world's queue ([`World::commands`]), in queue order
+    /// (changes queued while applying, by hooks, are applied too).
+    /// [`World::update`] does this when it ends; call it after queueing
+    /// through [`World::commands`], or after operations whose hooks queue
+    /// changes outside an update. Failed changes go to
+    /// [`World::take_command_errors`].
+    ///
+    /// Does nothing while an update runs.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Spark;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Emitter;
+    /// impl Behaviour for Emitter {
+    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    ///     fn on_attach(&mut self, ctx: &mut Context<'_>) {
+    ///         ctx.commands().spawn((Spark,)); // queued by a hook, outside an update
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Emitter,))?;
+    /// assert_eq!(world.len(), 1);
+    /// world.apply_commands();
+    /// assert_eq!(world.len(), 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn apply_commands(&mut self) {
+        self.flush_commands();
+    }
+
+    pub(crate) fn flush_commands(&mut self) {
+        if self.runtime_mut().in_update || self.runtime_mut().flushing {
+            return;
+        }
+        self.runtime_mut().flushing = true;
+        let applied = apply_in_order(
+            self,
+            |world| world.runtime_mut().commands.pop(),
+            |world, error| world.runtime_mut().command_errors.push(error),
+        );
+        self.runtime_mut().flushing = false;
+        if let Err(panic) = applied {
+            resume_unwind(panic);
+        }
+    }
+
+    /// Errors of queued changes that failed when applied, oldest first.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Despawner(EntityId);
+    /// impl Behaviour for Despawner {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.commands().despawn(self.0);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let target = world.spawn();
+    /// world.spawn_with((Despawner(target),))?;
+    /// world.update(1.0); // despawns the target
+    /// world.update(1.0); // the target is already gone
+    /// let errors = world.take_command_errors();
+    /// assert!(matches!(errors[..], [Error::NoSuchEntity(id)] if id == target));
+    /// assert!(world.take_command_errors().is_empty());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn take_command_errors(&mut self) -> Vec<Error> {
+        std::mem::take(&mut self.runtime_mut().command_errors)
+    }
+}
