@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
-//! get_all, broadcast, simple_insert, simple_iter, frag_iter, add_remove. The second
+//! get_all, update, broadcast, simple_insert, simple_iter, frag_iter, add_remove. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -110,6 +110,14 @@ fn main() {
                     sum += e.get_all::<Collider>().map(|c| c.radius).sum::<f32>();
                 }
                 black_box(sum);
+            }
+        }
+        "update" => {
+            let mut w = World::new();
+            w.spawn_batch((0..N_ENTITIES).map(|_| (Position([0.0; 3]), Mover([1.0, 0.5, 0.25]))))
+                .unwrap();
+            for _ in 0..reps {
+                black_box(w.update(black_box(0.016)));
             }
         }
         "broadcast" => {

@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use crate::entity::{CompRef, EntityIndex, RowId, SegId, TypeIdx};
+use crate::entity::{CompRef, EntityIndex, RowId, TypeIdx};
 use crate::runtime::context::Context;
 use crate::storage::{LentColumn, Segment, DISABLED, STARTED};
 use crate::world::World;
@@ -385,26 +385,30 @@ pub(crate) fn with_segment_out<R>(
 
 /// The update loop shared by plain and typed-sibling behaviours: every
 /// enabled `T` of an active entity, in storage order, with `start` first
-/// when due. With `lent = Some(s)`, `visit` also gets the segment and row of
-/// the entity's first component of exactly type `s` (whose column the
-/// caller has taken out of the world): found once per table, since every
-/// entity of a table holds its components at the same row.
+/// when due. With `siblings = Some((s, lent))`, `visit` also gets the
+/// segment of `lent` (the segments of type `s`, taken out of the world by
+/// the caller) holding the entity's first component of exactly type `s`:
+/// found once per table, since every entity of a table holds its
+/// components at the same row.
 fn update_rows<T: Behaviour>(
     world: &mut World,
     column: &mut LentColumn,
     ty: TypeIdx,
-    lent: Option<TypeIdx>,
-    mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<(SegId, RowId)>),
+    mut siblings: Option<(TypeIdx, &mut LentColumn)>,
+    mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<&mut Segment>, RowId),
 ) -> usize {
     let mut updated = 0;
     let tag = world.tag();
+    let lent_type = siblings.as_ref().map(|(s, _)| *s);
     // No structural change can happen while the column is out (they are
     // deferred), so tables and rows stay where they are during the loop.
     for seg in column.segments_mut() {
         let table = seg.table();
-        let sibling_seg = lent.and_then(|s| {
-            let layout = &world.storage().table(table).layout();
-            layout.iter().find(|p| p.ty == s).map(|p| p.seg)
+        let mut sibling = siblings.as_mut().and_then(|(s, lent)| {
+            let layout = world.storage().table(table).layout();
+            let seg = layout.iter().find(|p| p.ty == *s)?.seg;
+            let at = lent.position(seg)?;
+            Some(&mut lent.segments_mut()[at])
         });
         let (values, metas) = seg.values_meta_mut::<T>();
         for (row, (component, meta)) in values.iter_mut().zip(metas).enumerate() {
@@ -419,7 +423,7 @@ fn update_rows<T: Behaviour>(
                 generation: slot.generation,
             };
             let mut ctx = Context::with_id(world, id, ty);
-            if let Some(s) = lent {
+            if let Some(s) = lent_type {
                 ctx = ctx.lending(s);
             }
             if *meta & STARTED == 0 {
@@ -429,7 +433,8 @@ fn update_rows<T: Behaviour>(
             visit(
                 component,
                 &mut ctx,
-                sibling_seg.map(|s| (s, RowId::from_index(row))),
+                sibling.as_deref_mut(),
+                RowId::from_index(row),
             );
             updated += 1;
         }
@@ -440,14 +445,14 @@ fn update_rows<T: Behaviour>(
 /// Updates every enabled `T` of every active entity, in storage order.
 fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
     with_column_out(world, ty, |world, column| {
-        update_rows(world, column, ty, None, |component: &mut T, ctx, _| {
+        update_rows(world, column, ty, None, |component: &mut T, ctx, _, _| {
             component.update(ctx, dt)
         })
     })
     .unwrap_or(0)
 }
 
-/// [`update_type`] for `behaviour(with = S)`: `S`'s column is taken out
+/// [`update_type`] for `behaviour(with = S)`: `S`'s segments are taken out
 /// beside `T`'s, and each `T` gets its entity's first `S` as an argument.
 fn update_with_type<T: UpdateWith<S>, S: Component>(
     world: &mut World,
@@ -463,30 +468,16 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
     };
     with_column_out(world, ty, |world, column| {
         with_column_out(world, s, |world, siblings| {
-            // Rows of one table come together: the sibling segment's place
-            // among the lent ones is looked up once per table.
-            let mut found: Option<(SegId, Option<usize>)> = None;
-            update_rows(world, column, ty, Some(s), |component: &mut T, ctx, at| {
-                let Some((seg, row)) = at else {
-                    return component.update(ctx, dt);
-                };
-                let at = match found {
-                    Some((cached, at)) if cached == seg => at,
-                    _ => {
-                        let at = siblings.position(seg);
-                        found = Some((seg, at));
-                        at
-                    }
-                };
-                match at {
-                    Some(at) => component.update_with(
-                        siblings.segments_mut()[at].get_mut::<S>(row),
-                        ctx,
-                        dt,
-                    ),
+            update_rows(
+                world,
+                column,
+                ty,
+                Some((s, siblings)),
+                |component: &mut T, ctx, sibling, row| match sibling {
+                    Some(segment) => component.update_with(segment.get_mut::<S>(row), ctx, dt),
                     None => component.update(ctx, dt),
-                }
-            })
+                },
+            )
         })
         .unwrap_or(0)
     })

@@ -22,7 +22,7 @@ pub(crate) use pick::{Access, Picked};
 pub use raw::ErasedType;
 pub(crate) use segment::{Row, Segment, DISABLED, SERIAL_MASK, STARTED};
 pub(crate) use table::{Comps, Place, Table, EMPTY_TABLE};
-pub(crate) use types::{has_bit, TypeIdHasher, TypeInfo, Types};
+pub(crate) use types::{TypeIdHasher, TypeInfo, Types};
 
 use crate::component::ComponentVTable;
 use crate::entity::{RowId, SegId, TableId, TypeIdx};

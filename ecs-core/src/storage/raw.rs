@@ -159,15 +159,6 @@ impl ErasedType {
         self.ids[..self.len].iter().position(|&own| own == id)
     }
 
-    /// Where level `level`'s value sits inside this type (0 past the chain).
-    pub(crate) fn offset_at(&self, level: usize) -> usize {
-        if level < self.len {
-            self.offsets[level]
-        } else {
-            0
-        }
-    }
-
     /// The offset of level `level`'s value when it is a `T`.
     #[inline(always)]
     fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
@@ -194,6 +185,11 @@ pub(crate) struct BlobVec {
     /// `ty`'s own `TypeId`, kept here so an exact-type read checks it
     /// without another load.
     id: TypeId,
+    /// Level 1 of `ty`'s chain (the parent's `TypeId`, `UNUSED` without
+    /// one) and where the parent sits inside a value: a read through the
+    /// direct parent, the common base-type read, checks it here too.
+    parent_id: TypeId,
+    parent_offset: usize,
 }
 
 // A `BlobVec` owns values of the type `ty` describes, and `ErasedType` is
@@ -225,6 +221,8 @@ impl BlobVec {
             ty,
             size: ty.layout.size(),
             id: ty.type_id(),
+            parent_id: ty.ids[1],
+            parent_offset: ty.offsets[1],
         }
     }
 
@@ -289,6 +287,17 @@ impl BlobVec {
         } else {
             self.ty.offset_as::<T>(level)
         }
+    }
+
+    /// Where a value's level-`level` part sits when it is a `T` (level
+    /// above 0): the direct parent from the copy kept here, the rest from
+    /// the type description.
+    #[inline(always)]
+    fn level_offset<T: 'static>(&self, level: usize) -> Option<usize> {
+        if level == 1 {
+            return (self.parent_id == TypeId::of::<T>()).then_some(self.parent_offset);
+        }
+        self.ty.offset_as::<T>(level)
     }
 
     /// `Some` when the array holds `T`s: one compare with the `TypeId` kept
@@ -367,28 +376,11 @@ impl BlobVec {
             // stride is `size_of::<T>()` and row `row < len` is a valid `T`.
             return Some(unsafe { &*self.ptr.as_ptr().cast::<T>().add(row) });
         }
-        let offset = self.ty.offset_as::<T>(level)?;
+        let offset = self.level_offset::<T>(level)?;
         // SAFETY: row `row` holds a valid value of this array's type, which
         // holds a `T` at `offset` (the `ErasedType` contract; the level's
         // `TypeId` was checked to be `T`'s).
         Some(unsafe { &*self.at(row).add(offset).cast::<T>() })
-    }
-
-    /// [`BlobVec::get`] for a level above 0 whose offset the caller has
-    /// kept (`hint`): the read's address is formed from `hint`, so it need
-    /// not wait for the type description, which only confirms it.
-    #[inline(always)]
-    pub fn get_hinted<T: 'static>(&self, row: usize, level: usize, hint: usize) -> Option<&T> {
-        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
-        if level == 0 {
-            return self.get(row, 0);
-        }
-        if self.ty.offset_as::<T>(level)? != hint {
-            return None;
-        }
-        // SAFETY: as for `get`: `hint` equals the offset of level `level`,
-        // whose `TypeId` was checked to be `T`'s.
-        Some(unsafe { &*self.at(row).add(hint).cast::<T>() })
     }
 
     /// Mutable twin of [`BlobVec::get`].
@@ -400,7 +392,7 @@ impl BlobVec {
             // SAFETY: as in `get`; `&mut self` makes the borrow unique.
             return Some(unsafe { &mut *self.ptr.as_ptr().cast::<T>().add(row) });
         }
-        let offset = self.ty.offset_as::<T>(level)?;
+        let offset = self.level_offset::<T>(level)?;
         // SAFETY: as for `get`; `&mut self` makes the borrow unique, and
         // writing a valid `T` there keeps the whole value valid.
         Some(unsafe { &mut *self.at(row).add(offset).cast::<T>() })

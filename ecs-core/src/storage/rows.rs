@@ -3,7 +3,7 @@
 //! parent part's offset, so a base-type read costs what an exact one does.
 
 use crate::entity::{CompRef, EntitySlot, RowId, SegId, TableId, TypeIdx};
-use crate::storage::{has_bit, Column, Row, Segment, Storage};
+use crate::storage::{Column, Row, Segment, Storage};
 use crate::Component;
 
 impl Storage {
@@ -17,39 +17,25 @@ impl Storage {
     #[inline(always)]
     pub fn find_at<T: Component>(&self, table: TableId, row: RowId) -> Option<&T> {
         let t = self.types.table_key_of::<T>()?;
-        let (place, level, offset) = self.first_isa_at(table, t)?;
+        let (place, level) = self.first_isa_level(table, t)?;
         // Were the entry wrong, the segment's type check refuses the read.
-        self.segments
-            .get(place.seg.index())?
-            .get_as_hinted(row, level, offset)
+        self.segments.get(place.seg.index())?.get_as(row, level)
     }
 
     /// Every component that is-a `T` of the entity at `row` of `table`, in
-    /// insertion order. The walk starts at the first match the is-a index
-    /// names, and each later component costs one bit test.
+    /// insertion order: the run the is-a index names, no search.
     pub fn find_all_at<T: Component>(
         &self,
         table: TableId,
         row: RowId,
     ) -> impl Iterator<Item = &T> + '_ {
-        let found = self
-            .type_idx::<T>()
-            .and_then(|t| Some((t, self.position_of(table, t)?)));
-        let (t, places, bits) = match found {
-            Some((t, first)) => (
-                t,
-                &self.tables[table.index()].layout[first..],
-                self.types.info(t).descendant_bits(),
-            ),
-            None => (TypeIdx(0), &[][..], &[][..]),
+        let run = match self.types.table_key_of::<T>() {
+            Some(t) => self.all_isa(table, t),
+            None => &[],
         };
-        places
-            .iter()
-            .filter(move |p| has_bit(bits, p.ty))
-            .filter_map(move |p| {
-                let level = self.types.level_of::<T>(p.ty, t)?;
-                self.segments[p.seg.index()].get_as(row, level)
-            })
+        run.iter().filter_map(move |&(place, level)| {
+            self.segments[place.seg.index()].get_as(row, level as usize)
+        })
     }
 
     /// Mutable twin of [`Storage::find`].

@@ -125,13 +125,6 @@ impl Segment {
         self.data.get(row.index(), level)
     }
 
-    /// [`Segment::get_as`] with the level's offset inside the value kept by
-    /// the caller (`hint`), confirmed before the read.
-    #[inline(always)]
-    pub fn get_as_hinted<T: 'static>(&self, row: RowId, level: usize, hint: usize) -> Option<&T> {
-        self.data.get_hinted(row.index(), level, hint)
-    }
-
     /// Mutable twin of [`Segment::get_as`].
     #[inline(always)]
     pub fn get_as_mut<T: 'static>(&mut self, row: RowId, level: usize) -> Option<&mut T> {

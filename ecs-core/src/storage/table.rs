@@ -18,6 +18,10 @@ pub(crate) struct Place {
     pub seg: SegId,
 }
 
+/// A component of a table that is-a some type, with the chain level at
+/// which its type meets that type.
+pub(crate) type IsaMatch = (Place, u32);
+
 /// The entities that hold exactly one sequence of component types.
 pub(crate) struct Table {
     /// Component types in insertion order, each with its segment.
@@ -28,6 +32,10 @@ pub(crate) struct Table {
     pub(super) isa: Box<[u64]>,
     /// The entity at each row.
     pub(super) owners: Vec<EntityIndex>,
+    /// For each type some component of the layout is-a, every such
+    /// component in layout order with the chain level at which its type
+    /// meets that type; the is-a index names each type's run.
+    pub(super) matches: Box<[IsaMatch]>,
     /// Cached moves: the table reached by appending a type.
     adding: Vec<(TypeIdx, TableId)>,
     /// Cached moves: the table reached by removing the component at a position.
@@ -44,9 +52,9 @@ pub(crate) struct FirstIsa {
     /// the type), which says where inside the component that part sits.
     level: u32,
     place: Place,
-    /// Where, inside the component, its part of the type sits (0 at level
-    /// 0): kept here so a base-type read need not wait for it.
-    offset: u32,
+    /// This type's run in the table's `matches`.
+    start: u32,
+    count: u32,
 }
 
 /// Every table of a world; table 0 is the empty layout new entities start in.
@@ -67,6 +75,7 @@ impl Default for Tables {
                 layout: Box::default(),
                 isa: Box::default(),
                 owners: Vec::new(),
+                matches: Box::default(),
                 adding: Vec::new(),
                 removing: Vec::new(),
             }],
@@ -194,20 +203,25 @@ impl Storage {
             .position(|p| p.ty == t)
     }
 
+    /// Every component of `table` that is-a type `t`, in layout order, with
+    /// the chain level at which its type meets `t`.
+    #[inline]
+    pub fn all_isa(&self, table: TableId, t: TypeIdx) -> &[IsaMatch] {
+        match self.first_entry(table, t) {
+            Some(f) => {
+                let start = f.start as usize;
+                &self.tables[table.index()].matches[start..start + f.count as usize]
+            }
+            None => &[],
+        }
+    }
+
     /// The first component of `table` that is-a type `t`, with the chain
     /// level at which its type meets `t`.
     #[inline(always)]
     pub fn first_isa_level(&self, table: TableId, t: TypeIdx) -> Option<(Place, usize)> {
         self.first_entry(table, t)
             .map(|f| (f.place, f.level as usize))
-    }
-
-    /// [`Storage::first_isa_level`] with the offset of that level inside
-    /// the component.
-    #[inline(always)]
-    pub fn first_isa_at(&self, table: TableId, t: TypeIdx) -> Option<(Place, usize, usize)> {
-        self.first_entry(table, t)
-            .map(|f| (f.place, f.level as usize, f.offset as usize))
     }
 
     /// The table holding `types` in this order, created on first use. Every
@@ -234,33 +248,44 @@ impl Storage {
                 *word |= b;
             }
         }
+        // Each type's matches, grouped by type in order of first match.
+        let mut runs: Vec<(TypeIdx, usize, Vec<IsaMatch>)> = Vec::new();
         for (pos, place) in layout.iter().enumerate() {
             let info = self.types.info(place.ty);
-            let erased = info.vtable().map(|v| &v.erased);
-            let offset_at = |level| erased.map_or(0, |e| e.offset_at(level));
             let chain = std::iter::once(&place.ty).chain(info.ancestors().iter());
             for (level, &t) in chain.enumerate() {
-                if self.first.len() <= t.index() {
-                    self.first.resize_with(t.index() + 1, Vec::new);
-                }
-                let by_table = &mut self.first[t.index()];
-                if by_table.len() <= table.index() {
-                    by_table.resize(table.index() + 1, FirstIsa::default());
-                }
-                if by_table[table.index()].pos == 0 {
-                    by_table[table.index()] = FirstIsa {
-                        pos: u32::try_from(pos + 1).expect("a layout is shorter than 2^32"),
-                        level: u32::try_from(level).expect("a key chain is at most 16 deep"),
-                        offset: u32::try_from(offset_at(level)).unwrap_or(0),
-                        place: *place,
-                    };
+                let level = u32::try_from(level).expect("a key chain is at most 16 deep");
+                match runs.iter_mut().find(|run| run.0 == t) {
+                    Some(run) => run.2.push((*place, level)),
+                    None => runs.push((t, pos, vec![(*place, level)])),
                 }
             }
+        }
+        let mut matches = Vec::new();
+        for (t, pos, run) in runs {
+            if self.first.len() <= t.index() {
+                self.first.resize_with(t.index() + 1, Vec::new);
+            }
+            let by_table = &mut self.first[t.index()];
+            if by_table.len() <= table.index() {
+                by_table.resize(table.index() + 1, FirstIsa::default());
+            }
+            let (place, level) = run[0];
+            let fits = "a table holds fewer than 2^32 components";
+            by_table[table.index()] = FirstIsa {
+                pos: u32::try_from(pos + 1).expect(fits),
+                level,
+                place,
+                start: u32::try_from(matches.len()).expect(fits),
+                count: u32::try_from(run.len()).expect(fits),
+            };
+            matches.extend(run);
         }
         self.tables.list.push(Table {
             layout,
             isa: isa.into_boxed_slice(),
             owners: Vec::new(),
+            matches: matches.into_boxed_slice(),
             adding: Vec::new(),
             removing: Vec::new(),
         });

@@ -18,9 +18,6 @@ pub(crate) struct TypeInfo {
     ancestors: Box<[TypeIdx]>,
     /// Bit `t` is set when this type is-a type `t` (itself included).
     is_a_bits: Box<[u64]>,
-    /// Bit `d` is set when type `d` is-a this type (itself included): what
-    /// an is-a lookup for this type tests each scanned component against.
-    descendant_bits: Vec<u64>,
     /// The serial the next component of exactly this type gets.
     next_serial: u32,
     /// The type's own description, once the type itself (not only a type
@@ -44,11 +41,6 @@ impl TypeInfo {
     /// The is-a set: bit `t` is set when this type is-a type `t`.
     pub fn is_a_bits(&self) -> &[u64] {
         &self.is_a_bits
-    }
-
-    /// The descendant set: bit `d` is set when type `d` is-a this type.
-    pub fn descendant_bits(&self) -> &[u64] {
-        &self.descendant_bits
     }
 
     /// `true` when this type (index `own`) is `other` or derives from it:
@@ -225,11 +217,6 @@ impl Types {
                 None => self.push(key, flags[level], &indices[level + 1..]),
             };
         }
-        for (level, &ty) in indices.iter().enumerate() {
-            for &ancestor in &indices[level..] {
-                set_bit(&mut self.infos[ancestor.index()].descendant_bits, ty);
-            }
-        }
         let own = indices[0];
         let info = &mut self.infos[own.index()];
         info.vtable = Some(vtable);
@@ -245,7 +232,6 @@ impl Types {
             multiple,
             ancestors: ancestors.into(),
             is_a_bits: is_a_bits(ty, ancestors),
-            descendant_bits: Vec::new(),
             next_serial: 0,
             vtable: None,
             has_requirements: false,
