@@ -129,7 +129,7 @@ impl Storage {
     /// Pushes `value` onto segment `place` with a fresh serial; returns its
     /// row. The caller keeps rows aligned (one push per segment of the
     /// table per entity entering it).
-    #[inline]
+    #[inline(always)]
     pub fn push_value<C: Component>(&mut self, place: Place, value: C) -> RowId {
         let serial = self.types.take_serial(place.ty);
         self.push_meta(place, serial, value)
