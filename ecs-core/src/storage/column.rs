@@ -17,7 +17,12 @@ pub(crate) struct Column {
     /// Values removed from segments; dropped only after the world's
     /// bookkeeping is consistent again, so a panicking `Drop` cannot leave a
     /// half-updated world behind.
-    pub(super) trash: BlobVec,
+    /// Boxed: the column is moved out of the world and back each time a
+    /// behaviour or receiver of its type runs, so it is kept small.
+    pub(super) trash: Box<BlobVec>,
+    /// Set while the type's segments (or one of them) are lent out: the
+    /// type then reads as having no column.
+    pub(super) lent: bool,
 }
 
 impl Column {
@@ -25,7 +30,8 @@ impl Column {
         Column {
             vtable,
             segs: Vec::new(),
-            trash: BlobVec::new(vtable.erased()),
+            trash: Box::new(BlobVec::new(vtable.erased())),
+            lent: false,
         }
     }
 
@@ -46,8 +52,8 @@ impl Column {
 /// given back.
 pub(crate) struct LentColumn {
     ty: TypeIdx,
-    column: Column,
-    /// Parallel to the column's segment ids.
+    /// The column's segment ids, parallel to `segs`.
+    ids: Vec<SegId>,
     segs: Vec<Segment>,
 }
 
@@ -59,7 +65,7 @@ impl LentColumn {
 
     /// Where segment `seg` sits in [`LentColumn::segments_mut`].
     pub fn position(&self, seg: SegId) -> Option<usize> {
-        self.column.segs.iter().position(|&s| s == seg)
+        self.ids.iter().position(|&s| s == seg)
     }
 }
 
@@ -67,7 +73,6 @@ impl LentColumn {
 /// [`Storage::lend_segment`]).
 pub(crate) struct LentSegment {
     ty: TypeIdx,
-    column: Column,
     seg: SegId,
     pub segment: Segment,
 }
@@ -77,48 +82,57 @@ impl Storage {
     /// the rest of the world is in use; the type counts as having no column
     /// until [`Storage::return_column`]. No row may enter or leave a table
     /// holding `ty` meanwhile (structural changes are deferred then).
+    /// `None` when the type has no column or is lent out already.
     pub fn lend_column(&mut self, ty: TypeIdx) -> Option<LentColumn> {
-        let column = self.columns.get_mut(ty.index())?.take()?;
-        let segs = column
-            .segs
+        let column = self.columns.get_mut(ty.index())?.as_mut()?;
+        if column.lent {
+            return None;
+        }
+        column.lent = true;
+        let ids = std::mem::take(&mut column.segs);
+        let segs = ids
             .iter()
-            .map(|&s| {
-                let segment = &mut self.segments[s.index()];
-                let stand_in = segment.stand_in();
-                std::mem::replace(segment, stand_in)
-            })
+            .map(|&s| self.segments[s.index()].take())
             .collect();
-        Some(LentColumn { ty, column, segs })
+        Some(LentColumn { ty, ids, segs })
     }
 
     /// Gives back what [`Storage::lend_column`] lent.
     pub fn return_column(&mut self, lent: LentColumn) {
-        for (&s, segment) in lent.column.segs.iter().zip(lent.segs) {
+        for (&s, segment) in lent.ids.iter().zip(lent.segs) {
             self.segments[s.index()] = segment;
         }
-        self.columns[lent.ty.index()] = Some(lent.column);
+        if let Some(column) = self.columns[lent.ty.index()].as_mut() {
+            column.segs = lent.ids;
+            column.lent = false;
+        }
     }
 
     /// Lends out segment `seg` of `ty` alone; `ty` counts as having no
     /// column until [`Storage::return_segment`], as with
     /// [`Storage::lend_column`].
+    #[inline(always)]
     pub fn lend_segment(&mut self, ty: TypeIdx, seg: SegId) -> Option<LentSegment> {
-        let column = self.columns.get_mut(ty.index())?.take()?;
-        let segment = &mut self.segments[seg.index()];
-        let stand_in = segment.stand_in();
-        let segment = std::mem::replace(segment, stand_in);
-        Some(LentSegment {
-            ty,
-            column,
-            seg,
-            segment,
-        })
+        let column = self.columns.get_mut(ty.index())?.as_mut()?;
+        if column.lent {
+            return None;
+        }
+        column.lent = true;
+        let segment = self.segments[seg.index()].take();
+        Some(LentSegment { ty, seg, segment })
     }
 
     /// Gives back what [`Storage::lend_segment`] lent.
+    #[inline(always)]
     pub fn return_segment(&mut self, lent: LentSegment) {
-        self.segments[lent.seg.index()] = lent.segment;
-        self.columns[lent.ty.index()] = Some(lent.column);
+        let stand_in = std::mem::replace(&mut self.segments[lent.seg.index()], lent.segment);
+        // Nothing enters a segment standing in for a lent one (see
+        // `Storage::push_meta`), so it owns no allocation: nothing to drop.
+        debug_assert_eq!(stand_in.len(), 0);
+        std::mem::forget(stand_in);
+        if let Some(column) = self.columns[lent.ty.index()].as_mut() {
+            column.lent = false;
+        }
     }
 
     /// Segment `seg`.
@@ -137,7 +151,7 @@ impl Storage {
     /// type is lent out.
     #[inline]
     pub fn meta(&self, ty: TypeIdx, seg: SegId, row: RowId) -> Option<u32> {
-        self.columns.get(ty.index())?.as_ref()?;
+        self.try_column(ty)?;
         self.segments[seg.index()].meta(row)
     }
 
@@ -157,7 +171,7 @@ impl Storage {
     /// The value at `row` of `seg` as `&dyn Debug`, when its type
     /// implements `Debug`.
     pub fn debug(&self, ty: TypeIdx, seg: SegId, row: RowId) -> Option<&dyn std::fmt::Debug> {
-        let debug = self.columns.get(ty.index())?.as_ref()?.vtable.ops.debug?;
+        let debug = self.try_column(ty)?.vtable.ops.debug?;
         let segment = &self.segments[seg.index()];
         (row.index() < segment.len()).then(|| debug(crate::component::ops::RowRef { segment, row }))
     }

@@ -95,7 +95,7 @@ impl Storage {
     /// as an ancestor) or its segments are lent out.
     #[inline]
     pub fn try_column(&self, ty: TypeIdx) -> Option<&Column> {
-        self.columns.get(ty.index())?.as_ref()
+        self.columns.get(ty.index())?.as_ref().filter(|c| !c.lent)
     }
 
     /// The serial for a new component of exactly type `ty`.
@@ -157,7 +157,7 @@ impl Storage {
     #[inline(always)]
     fn assert_present(&self, ty: TypeIdx) {
         assert!(
-            matches!(self.columns.get(ty.index()), Some(Some(_))),
+            self.try_column(ty).is_some(),
             "a stored type's segments are in place when rows enter them"
         );
     }
@@ -165,7 +165,7 @@ impl Storage {
     /// Moves the rows of segment `seg` of `ty` from `len` on into the
     /// trash (taking back a batch that failed half way).
     pub fn trash_from(&mut self, ty: TypeIdx, seg: SegId, len: usize) {
-        let Some(column) = self.columns[ty.index()].as_mut() else {
+        let Some(column) = self.columns[ty.index()].as_mut().filter(|c| !c.lent) else {
             return;
         };
         if self.segments[seg.index()].trash_from(len, &mut column.trash)

@@ -226,9 +226,18 @@ impl BlobVec {
         }
     }
 
-    /// The description of the element type.
-    pub fn erased(&self) -> &'static ErasedType {
-        self.ty
+    /// Takes every value out, leaving this array empty (with no
+    /// allocation) and of the same type.
+    #[inline]
+    pub fn take(&mut self) -> BlobVec {
+        let empty = BlobVec {
+            ptr: NonNull::new(ptr::without_provenance_mut(self.ty.layout.align()))
+                .expect("alignment is nonzero"),
+            len: 0,
+            cap: if self.size == 0 { usize::MAX } else { 0 },
+            ..*self
+        };
+        std::mem::replace(self, empty)
     }
 
     #[inline]
@@ -363,13 +372,13 @@ impl BlobVec {
 
     /// The `T` at chain level `level` of row `row`: the value itself at
     /// level 0, its parent at level 1, ... `None` when that level is not a
-    /// `T`.
-    ///
-    /// # Panics
-    /// When `row` is out of bounds.
+    /// `T` or the array has no row `row` (an array lent out leaves an
+    /// empty one in its place, and a read there finds nothing).
     #[inline(always)]
     pub fn get<T: 'static>(&self, row: usize, level: usize) -> Option<&T> {
-        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
+        if row >= self.len {
+            return None;
+        }
         if level == 0 {
             self.check_is::<T>()?;
             // SAFETY: the array holds `T`s (checked just above), so its
@@ -386,7 +395,9 @@ impl BlobVec {
     /// Mutable twin of [`BlobVec::get`].
     #[inline(always)]
     pub fn get_mut<T: 'static>(&mut self, row: usize, level: usize) -> Option<&mut T> {
-        assert!(row < self.len, "row {row} out of bounds ({})", self.len);
+        if row >= self.len {
+            return None;
+        }
         if level == 0 {
             self.check_is::<T>()?;
             // SAFETY: as in `get`; `&mut self` makes the borrow unique.

@@ -165,7 +165,7 @@ impl Storage {
         // Ancestors are registered before their descendants, so `T`'s own
         // column comes first, as in `rows`.
         for (ty, column) in columns.iter().enumerate() {
-            let Some(column) = column.as_ref() else {
+            let Some(column) = column.as_ref().filter(|c| !c.lent) else {
                 continue;
             };
             let ty = TypeIdx::from_index(ty);
@@ -202,7 +202,7 @@ impl Storage {
             .enumerate()
             .filter_map(move |(ty, column)| {
                 let (t, ty) = (t?, TypeIdx::from_index(ty));
-                let column = column.as_ref()?;
+                let column = column.as_ref().filter(|c| !c.lent)?;
                 let derived = ty != t && self.types.info(ty).is_a(ty, t);
                 derived.then(|| Some((column, column.level_of::<T>()?)))?
             });

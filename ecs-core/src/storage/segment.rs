@@ -44,11 +44,17 @@ impl Segment {
         }
     }
 
-    /// An empty segment of the same type and table: what stands in the
-    /// storage's array while this one is lent out, so reads of its rows
-    /// find nothing.
-    pub(super) fn stand_in(&self) -> Self {
-        Segment::new(self.data.erased(), self.table, self.ty)
+    /// Takes every row out into a segment of its own, leaving this one
+    /// empty: what stands in the storage's array while the rows are lent
+    /// out, so reads of them find nothing.
+    #[inline]
+    pub(super) fn take(&mut self) -> Self {
+        Segment {
+            data: self.data.take(),
+            meta: std::mem::take(&mut self.meta),
+            table: self.table,
+            ty: self.ty,
+        }
     }
 
     /// The table this segment belongs to.
