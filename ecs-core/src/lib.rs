@@ -141,7 +141,7 @@
 //! |---|---|---|
 //! | `entity` | ids, index newtypes, the allocator and per-entity record (generation, table, row, flags) | `Entities` |
 //! | `component` | the [`Component`] trait, the key chain, the per-type vtable constant the derive generates, capability probes, process-wide type numbers | one constant per type |
-//! | `storage` | the type registry with is-a bit sets, type-erased columns split into one segment per table, the tables, and every structural move (enter, leave, relocate, trash-then-drop); `storage::raw` is the only module with `unsafe` | `Storage` |
+//! | `storage` | the type registry with is-a bit sets, type-erased segments (one per table and type, all in one array so the is-a index names them directly), per-type columns (segment list, trash, lending), the tables, and every structural move (enter, leave, relocate, trash-then-drop); `storage::raw` is the only module with `unsafe` | `Storage` |
 //! | `world` | [`World`] = entities + storage + scene + runtime state + resources; [`EntityRef`]/[`EntityMut`], the insert, remove and spawn paths, queries | `World`, `Resources` |
 //! | `runtime` | behaviours and hooks, [`Context`], [`Commands`], messages | `RuntimeState` (update order, commands) |
 //! | `scene` | the hierarchy, names, tree search | `Hierarchy`, `Names` |
@@ -182,6 +182,7 @@ mod component;
 mod data;
 mod entity;
 mod error;
+mod query;
 mod runtime;
 mod scene;
 mod storage;
@@ -194,6 +195,7 @@ pub use data::inspect::type_hierarchy_dot;
 pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use error::Error;
+pub use query::{Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term};
 pub use runtime::behaviour::{Behaviour, UpdateOrder, UpdateWith};
 pub use runtime::commands::Commands;
 pub use runtime::context::Context;

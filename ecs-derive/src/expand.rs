@@ -129,6 +129,8 @@ fn impl_block(
         where_clause,
         ..
     } = generics;
+    // A generic type's instantiations share one path; the mark says so.
+    let generic_mark = if generics.is_empty { "" } else { "<>" };
     let (vtable, parent_requirements) = match parent {
         Some(p) => (p.vtable, p.requirements),
         None => (
@@ -232,6 +234,9 @@ fn impl_block(
         impl #impl_generics ::ecs_core::Component for #ident #ty_generics #where_clause {
             const NAME: &'static ::core::primitive::str = #name;
             const MULTIPLE: ::core::primitive::bool = #multiple;
+            #[doc(hidden)]
+            const __PATH: &'static ::core::primitive::str =
+                ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident), #generic_mark);
             #[doc(hidden)]
             const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
                 #number_cell

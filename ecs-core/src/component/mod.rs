@@ -86,6 +86,13 @@ pub trait Component: Send + Sync + 'static + Sized {
     const MULTIPLE: bool;
 
     #[doc(hidden)]
+    /// The type's path (module and name, then `<>` for a generic type):
+    /// unique to the type, or to a generic type's instantiations together;
+    /// what compile-time checks compare, since `TypeId`s cannot be compared
+    /// in constants.
+    const __PATH: &'static str;
+
+    #[doc(hidden)]
     /// Everything the runtime knows about the type, built by the derive.
     const __VTABLE: &'static ComponentVTable;
 
@@ -154,6 +161,8 @@ pub trait Component: Send + Sync + 'static + Sized {
 pub struct ComponentKey {
     id: TypeId,
     name: &'static str,
+    path: &'static str,
+    generic: bool,
 }
 
 impl ComponentKey {
@@ -170,7 +179,31 @@ impl ComponentKey {
         ComponentKey {
             id: TypeId::of::<T>(),
             name: T::NAME,
+            path: T::__PATH,
+            generic: ends_with_generic_mark(T::__PATH),
         }
+    }
+
+    /// The type's path (module and name), shared by a generic type's
+    /// instantiations.
+    #[doc(hidden)]
+    pub const fn path(self) -> &'static str {
+        self.path
+    }
+
+    /// Whether `self` and `other` are the same type, as far as a constant
+    /// can tell: `Some(true)` or `Some(false)` when it can, `None` for two
+    /// instantiations of one generic type (their `TypeId`s, which cannot be
+    /// compared in constants, decide).
+    #[doc(hidden)]
+    pub const fn same_type(self, other: ComponentKey) -> Option<bool> {
+        if !str_eq(self.path, other.path) {
+            return Some(false);
+        }
+        if self.generic || other.generic {
+            return None;
+        }
+        Some(true)
     }
 
     /// The component's stable name.
@@ -198,6 +231,28 @@ impl ComponentKey {
     pub const fn type_id(self) -> TypeId {
         self.id
     }
+}
+
+/// Whether a derived type's path carries the mark of a generic type.
+const fn ends_with_generic_mark(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    bytes.len() >= 2 && bytes[bytes.len() - 2] == b'<' && bytes[bytes.len() - 1] == b'>'
+}
+
+/// `a == b`, in constants.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl PartialEq for ComponentKey {

@@ -104,6 +104,17 @@ impl Storage {
         self.types.take_serial(ty)
     }
 
+    /// The tables, with every segment borrowed mutably (in index order),
+    /// for loops that hand out values of many segments at once.
+    pub fn tables_and_segments_mut(&mut self) -> (&[Table], std::slice::IterMut<'_, Segment>) {
+        (&self.tables, self.segments.iter_mut())
+    }
+
+    /// How many segments there are.
+    pub fn segment_count(&self) -> usize {
+        self.segments.len()
+    }
+
     /// Table `table`.
     #[inline]
     pub fn table(&self, table: TableId) -> &Table {

@@ -18,13 +18,37 @@ impl Storage {
         index: EntityIndex,
         table: TableId,
     ) -> RowId {
-        let owners = &mut self.tables.list[table.index()].owners;
-        let row = RowId::from_index(owners.len());
-        owners.push(index);
+        let target = &mut self.tables.list[table.index()];
+        let row = RowId::from_index(target.owners.len());
+        target.owners.push(index);
         let slot = entities.slot_mut(index);
+        target.inactive += u32::from(!slot.is_active());
         slot.table = table;
         slot.row = row;
         row
+    }
+
+    /// Sets entity `index`'s own disabled and killed flags, keeping its
+    /// table's count of inactive entities: the one place they change for an
+    /// entity in a table.
+    pub fn set_entity_state(
+        &mut self,
+        entities: &mut Entities,
+        index: EntityIndex,
+        disabled: bool,
+        killed: bool,
+    ) {
+        let slot = entities.slot_mut(index);
+        let was = slot.is_active();
+        slot.disabled = disabled;
+        slot.killed = killed;
+        let now = slot.is_active();
+        let table = &mut self.tables.list[slot.table.index()];
+        match (was, now) {
+            (true, false) => table.inactive += 1,
+            (false, true) => table.inactive -= 1,
+            _ => {}
+        }
     }
 
     /// Removes entity `index` from its table's owners once every segment of
@@ -34,9 +58,10 @@ impl Storage {
     pub fn leave_table(&mut self, entities: &mut Entities, index: EntityIndex) {
         let slot = entities.slot(index);
         let (table, row) = (slot.table, slot.row);
-        let owners = &mut self.tables.list[table.index()].owners;
-        owners.swap_remove(row.index());
-        if let Some(&moved) = owners.get(row.index()) {
+        let source = &mut self.tables.list[table.index()];
+        source.inactive -= u32::from(!slot.is_active());
+        source.owners.swap_remove(row.index());
+        if let Some(&moved) = source.owners.get(row.index()) {
             entities.slot_mut(moved).row = row;
         }
     }
@@ -84,9 +109,10 @@ impl Storage {
     pub fn abandon_row(&mut self, entities: &mut Entities, index: EntityIndex, filled: usize) {
         let table = entities.slot(index).table;
         self.trash_rows_of(entities, index, |pos| pos < filled);
-        let owners = &mut self.tables.list[table.index()].owners;
-        debug_assert_eq!(owners.last(), Some(&index));
-        owners.pop();
+        let source = &mut self.tables.list[table.index()];
+        debug_assert_eq!(source.owners.last(), Some(&index));
+        source.owners.pop();
+        source.inactive -= u32::from(!entities.slot(index).is_active());
         self.enter_table(entities, index, EMPTY_TABLE);
     }
 

@@ -568,6 +568,27 @@ impl<'a, T> Iterator for Strided<'a, T> {
 
 impl<T> ExactSizeIterator for Strided<'_, T> {}
 
+// SAFETY: a `Strided` hands out `&'a T` only, like `&'a [T]`, which is
+// `Send` and `Sync` when `T` is `Sync`.
+unsafe impl<T: Sync> Send for Strided<'_, T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Sync> Sync for Strided<'_, T> {}
+
+impl<'a, T> Strided<'a, T> {
+    /// The first `at` rows (at most all), and the rest.
+    pub fn split_at(self, at: usize) -> (Self, Self) {
+        let at = at.min(self.left);
+        let rest = Strided {
+            // `wrapping_add`: past the end only when the rest is empty, and
+            // then never read.
+            next: self.next.wrapping_add(at * self.stride),
+            left: self.left - at,
+            ..self
+        };
+        (Strided { left: at, ..self }, rest)
+    }
+}
+
 /// Mutable `T`s, one per row, `stride` bytes apart.
 pub(crate) struct StridedMut<'a, T> {
     next: *mut u8,
@@ -598,3 +619,33 @@ impl<'a, T> Iterator for StridedMut<'a, T> {
 }
 
 impl<T> ExactSizeIterator for StridedMut<'_, T> {}
+
+// SAFETY: a `StridedMut` hands out each `&'a mut T` once, like
+// `&'a mut [T]`, which is `Send` when `T` is `Send` and `Sync` when `T` is
+// `Sync`.
+unsafe impl<T: Send> Send for StridedMut<'_, T> {}
+// SAFETY: as for `Send`; `&StridedMut` hands out nothing.
+unsafe impl<T: Sync> Sync for StridedMut<'_, T> {}
+
+impl<'a, T> StridedMut<'a, T> {
+    /// The first `at` rows (at most all), and the rest: disjoint rows, so
+    /// each half hands out its own unique borrows.
+    pub fn split_at(self, at: usize) -> (Self, Self) {
+        let at = at.min(self.left);
+        let rest = StridedMut {
+            // `wrapping_add`: past the end only when the rest is empty, and
+            // then never read.
+            next: self.next.wrapping_add(at * self.stride),
+            left: self.left - at,
+            stride: self.stride,
+            _borrow: PhantomData,
+        };
+        let first = StridedMut {
+            next: self.next,
+            left: at,
+            stride: self.stride,
+            _borrow: PhantomData,
+        };
+        (first, rest)
+    }
+}

@@ -32,6 +32,9 @@ pub(crate) struct Segment {
     pub(super) table: TableId,
     /// The concrete type of every value.
     pub(super) ty: TypeIdx,
+    /// How many rows have the [`DISABLED`] bit: while none has, a query
+    /// skips the per-row check.
+    pub(super) disabled: u32,
 }
 
 impl Segment {
@@ -41,6 +44,7 @@ impl Segment {
             meta: Vec::new(),
             table,
             ty,
+            disabled: 0,
         }
     }
 
@@ -54,6 +58,7 @@ impl Segment {
             meta: std::mem::take(&mut self.meta),
             table: self.table,
             ty: self.ty,
+            disabled: std::mem::take(&mut self.disabled),
         }
     }
 
@@ -61,6 +66,18 @@ impl Segment {
     #[inline]
     pub fn table(&self) -> TableId {
         self.table
+    }
+
+    /// Whether some row has the [`DISABLED`] bit.
+    #[inline]
+    pub fn any_disabled(&self) -> bool {
+        self.disabled != 0
+    }
+
+    /// The meta words, one per row.
+    #[inline]
+    pub fn metas(&self) -> &[u32] {
+        &self.meta
     }
 
     /// How many rows it holds.
@@ -78,7 +95,8 @@ impl Segment {
         self.data.as_mut_slice()
     }
 
-    /// The values and meta words, for loops that update both.
+    /// The values and meta words, for loops that update both (they may set
+    /// [`STARTED`], never [`DISABLED`], which [`Segment::set_disabled`] counts).
     #[inline]
     pub fn values_meta_mut<C: 'static>(&mut self) -> (&mut [C], &mut [u32]) {
         (self.data.as_mut_slice(), &mut self.meta)
@@ -95,6 +113,17 @@ impl Segment {
     #[inline]
     pub fn iter_as_mut<T: 'static>(&mut self, level: usize) -> Option<StridedMut<'_, T>> {
         self.data.iter_mut(level)
+    }
+
+    /// [`Segment::iter_as_mut`] beside the meta words, for loops that skip
+    /// disabled rows.
+    #[inline]
+    pub fn iter_meta_mut<T: 'static>(
+        &mut self,
+        level: usize,
+    ) -> Option<(StridedMut<'_, T>, &[u32])> {
+        let Segment { data, meta, .. } = self;
+        Some((data.iter_mut(level)?, meta))
     }
 
     /// Each row's owner (from `owners`, the table's), meta word and `T` at
@@ -162,7 +191,7 @@ impl Segment {
     pub(super) fn push<C: 'static>(&mut self, meta: u32, value: C) -> RowId {
         let row = RowId::from_index(self.meta.len());
         self.data.push(value);
-        self.meta.push(meta);
+        self.note_added(meta);
         row
     }
 
@@ -175,7 +204,7 @@ impl Segment {
         if self.data.push_boxed(value).is_err() {
             panic!("a boxed component is pushed onto its own type's segment");
         }
-        self.meta.push(meta);
+        self.note_added(meta);
         row
     }
 
@@ -183,21 +212,36 @@ impl Segment {
     /// in every segment of the table).
     #[inline]
     pub(super) fn swap_remove<C: 'static>(&mut self, row: RowId) -> C {
-        self.meta.swap_remove(row.index());
+        self.remove_meta(row);
         self.data.swap_remove(row.index())
+    }
+
+    /// Appends a row's meta word, counting it when disabled.
+    #[inline(always)]
+    fn note_added(&mut self, meta: u32) {
+        self.meta.push(meta);
+        self.disabled += u32::from(meta & DISABLED != 0);
+    }
+
+    /// Removes a row's meta word (the last takes its place), uncounting it.
+    #[inline(always)]
+    fn remove_meta(&mut self, row: RowId) -> u32 {
+        let meta = self.meta.swap_remove(row.index());
+        self.disabled -= u32::from(meta & DISABLED != 0);
+        meta
     }
 
     /// Moves `row` to the end of `target` (the last row takes its place).
     #[inline]
     pub(super) fn move_row_to(&mut self, row: RowId, target: &mut Segment) {
-        let meta = self.meta.swap_remove(row.index());
+        let meta = self.remove_meta(row);
         self.data.swap_remove_into(row.index(), &mut target.data);
-        target.meta.push(meta);
+        target.note_added(meta);
     }
 
     /// Moves `row` into `trash` (the last row takes its place).
     pub(super) fn trash_row(&mut self, row: RowId, trash: &mut BlobVec) {
-        self.meta.swap_remove(row.index());
+        self.remove_meta(row);
         self.data.swap_remove_into(row.index(), trash);
     }
 
@@ -206,6 +250,11 @@ impl Segment {
         if self.meta.len() <= len {
             return false;
         }
+        let gone = self.meta[len..]
+            .iter()
+            .filter(|&&m| m & DISABLED != 0)
+            .count();
+        self.disabled -= u32::try_from(gone).expect("a segment holds fewer than 2^32 rows");
         self.meta.truncate(len);
         self.data.truncate_into(len, trash);
         true
@@ -231,6 +280,14 @@ impl Segment {
         } else {
             old & !DISABLED
         };
-        old != *word
+        let changed = old != *word;
+        if changed {
+            if disabled {
+                self.disabled += 1;
+            } else {
+                self.disabled -= 1;
+            }
+        }
+        changed
     }
 }

@@ -32,6 +32,9 @@ pub(crate) struct Table {
     pub(super) isa: Box<[u64]>,
     /// The entity at each row.
     pub(super) owners: Vec<EntityIndex>,
+    /// How many of those entities are disabled or killed: while none is,
+    /// a query skips the per-row check.
+    pub(super) inactive: u32,
     /// For each type some component of the layout is-a, every such
     /// component in layout order with the chain level at which its type
     /// meets that type; the is-a index names each type's run.
@@ -75,6 +78,7 @@ impl Default for Tables {
                 layout: Box::default(),
                 isa: Box::default(),
                 owners: Vec::new(),
+                inactive: 0,
                 matches: Box::default(),
                 adding: Vec::new(),
                 removing: Vec::new(),
@@ -95,6 +99,12 @@ impl Table {
     #[inline]
     pub fn owners(&self) -> &[EntityIndex] {
         &self.owners
+    }
+
+    /// Whether some entity of the table is disabled or killed.
+    #[inline]
+    pub fn any_inactive(&self) -> bool {
+        self.inactive != 0
     }
 
     /// Whether some component of the layout is-a something `info` is-a:
@@ -285,6 +295,7 @@ impl Storage {
             layout,
             isa: isa.into_boxed_slice(),
             owners: Vec::new(),
+            inactive: 0,
             matches: matches.into_boxed_slice(),
             adding: Vec::new(),
             removing: Vec::new(),

@@ -26,6 +26,13 @@ impl World {
         &self.storage
     }
 
+    /// The entity table beside the storage borrowed mutably: what a query
+    /// handing out values of many entities needs.
+    #[inline]
+    pub(crate) fn entities_and_storage_mut(&mut self) -> (&Entities, &mut Storage) {
+        (&self.entities, &mut self.storage)
+    }
+
     /// Mutable twin of [`World::storage`]: for changes that keep every
     /// entity's location (values, meta words, serials, new tables).
     #[inline]

@@ -103,9 +103,12 @@ impl World {
         if let Some(name) = &prepared.name {
             self.names.set(id.index, Some(name));
         }
-        let slot = self.entities.slot_mut(id.index);
-        slot.disabled = !prepared.enabled;
-        slot.killed = prepared.killed;
+        self.storage.set_entity_state(
+            &mut self.entities,
+            id.index,
+            !prepared.enabled,
+            prepared.killed,
+        );
         if let Some(mask) = prepared.layers {
             self.set_layers_at(id.index, mask);
         }

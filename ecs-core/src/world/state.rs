@@ -390,11 +390,14 @@ impl EntityMut<'_> {
     pub fn set_enabled(&mut self, enabled: bool) {
         let index = self.id().index;
         let world = self.world_mut();
-        let slot = world.entities.slot_mut(index);
+        let slot = world.entities.slot(index);
         if slot.disabled != enabled {
             return;
         }
-        slot.disabled = !enabled;
+        let killed = slot.killed;
+        world
+            .storage
+            .set_entity_state(&mut world.entities, index, !enabled, killed);
         let hook = if enabled { Hook::Enable } else { Hook::Disable };
         world.fire_on_entity(index, hook, true);
     }
@@ -455,11 +458,14 @@ impl EntityMut<'_> {
     fn set_killed(&mut self, killed: bool) {
         let index = self.id().index;
         let world = self.world_mut();
-        let slot = world.entities.slot_mut(index);
+        let slot = world.entities.slot(index);
         if slot.killed == killed {
             return;
         }
-        slot.killed = killed;
+        let disabled = slot.disabled;
+        world
+            .storage
+            .set_entity_state(&mut world.entities, index, disabled, killed);
         let hook = if killed { Hook::Kill } else { Hook::Revive };
         world.fire_on_entity(index, hook, false);
     }

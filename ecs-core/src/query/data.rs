@@ -1,0 +1,217 @@
+//! Query tuples: up to 16 [`Term`]s read together, and the compile-time
+//! check that no two of them can hand out the same component while one of
+//! them writes it.
+
+use crate::component::str_eq;
+use crate::query::term::{Slot, Term, TermInfo};
+
+/// A tuple of [`Term`]s, what [`World::query`](crate::World::query) and
+/// [`World::query_mut`](crate::World::query_mut) take: `(&Position,)`,
+/// `(EntityId, &mut Position, &Velocity)`, up to 16 terms.
+pub trait QueryData {
+    /// One entity's items, a tuple in the terms' order.
+    type Item<'w>;
+    #[doc(hidden)]
+    type Cursors<'w>: Send;
+    #[doc(hidden)]
+    const TERMS: &'static [TermInfo];
+    /// Evaluated by every mutable query: a compile error when two terms
+    /// could hand out the same component and one of them writes it.
+    #[doc(hidden)]
+    const CHECKED: ();
+    #[doc(hidden)]
+    fn cursors<'w>(slots: &mut dyn FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>>;
+    #[doc(hidden)]
+    fn fetch<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>>;
+    #[doc(hidden)]
+    fn split<'w>(cursors: Self::Cursors<'w>, at: usize) -> (Self::Cursors<'w>, Self::Cursors<'w>);
+}
+
+macro_rules! query_data {
+    ($($name:ident / $var:ident),+) => {
+        impl<$($name: Term),+> QueryData for ($($name,)+) {
+            type Item<'w> = ($($name::Item<'w>,)+);
+            type Cursors<'w> = ($($name::Cursor<'w>,)+);
+            const TERMS: &'static [TermInfo] = &[$($name::INFO),+];
+            const CHECKED: () = check(Self::TERMS);
+
+            fn cursors<'w>(slots: &mut dyn FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>> {
+                let mut index = 0..;
+                Some(($($name::cursor(slots(index.next().expect("an endless range")))?,)+))
+            }
+
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn fetch<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>> {
+                let ($($var,)+) = cursors;
+                // Every term advances before any is looked at: the row is
+                // left behind whole even when it is skipped.
+                $(let $var = $name::fetch($var);)+
+                Some(($($var?,)+))
+            }
+
+            #[allow(non_snake_case)]
+            fn split<'w>(cursors: Self::Cursors<'w>, at: usize) -> (Self::Cursors<'w>, Self::Cursors<'w>) {
+                let ($($var,)+) = cursors;
+                $(let $var = $name::split($var, at);)+
+                (($($var.0,)+), ($($var.1,)+))
+            }
+        }
+    };
+}
+
+for_each_tuple!(query_data);
+
+/// Two terms of one query that could hand out the same component, one of
+/// them mutably: `a`'s type is `b`'s or derives from it (or the reverse).
+const fn conflict(a: &TermInfo, b: &TermInfo) -> Option<bool> {
+    let (Some(ka), Some(kb)) = (a.key, b.key) else {
+        return Some(false);
+    };
+    if !a.mutable && !b.mutable {
+        return Some(false);
+    }
+    let mut ambiguous = false;
+    // `b` among `a`'s chain (a is-a b), then `a` among `b`'s.
+    let mut i = 0;
+    while i < a.chain.len() {
+        match a.chain[i].same_type(kb) {
+            Some(true) => return Some(true),
+            None => ambiguous = true,
+            Some(false) => {}
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < b.chain.len() {
+        match b.chain[i].same_type(ka) {
+            Some(true) => return Some(true),
+            None => ambiguous = true,
+            Some(false) => {}
+        }
+        i += 1;
+    }
+    if ambiguous {
+        None
+    } else {
+        Some(false)
+    }
+}
+
+/// Whether some pair can only be told apart at run time (two
+/// instantiations of one generic component type).
+pub(crate) fn needs_runtime_check(terms: &[TermInfo]) -> bool {
+    (0..terms.len()).any(|i| (i + 1..terms.len()).any(|j| conflict(&terms[i], &terms[j]).is_none()))
+}
+
+/// The pair of terms that hands out one component twice, by `TypeId`: the
+/// run-time half of the check, for generic component types.
+pub(crate) fn runtime_conflict(terms: &[TermInfo]) -> Option<(usize, usize)> {
+    let same = |a: &TermInfo, b: &TermInfo| {
+        let (Some(ka), Some(kb)) = (a.key, b.key) else {
+            return false;
+        };
+        (a.mutable || b.mutable) && (a.chain.contains(&kb) || b.chain.contains(&ka))
+    };
+    (0..terms.len())
+        .flat_map(|i| (i + 1..terms.len()).map(move |j| (i, j)))
+        .find(|&(i, j)| same(&terms[i], &terms[j]))
+}
+
+/// Fails compilation when two terms could hand out the same component and
+/// one of them writes it, naming both.
+const fn check(terms: &[TermInfo]) {
+    let mut i = 0;
+    while i < terms.len() {
+        let mut j = i + 1;
+        while j < terms.len() {
+            if let Some(true) = conflict(&terms[i], &terms[j]) {
+                let mut message = Message::new();
+                message.push("this query could hand out one component twice, once mutably: ");
+                describe(&mut message, &terms[i]);
+                message.push(" and ");
+                describe(&mut message, &terms[j]);
+                let (a, b) = (terms[i].key, terms[j].key);
+                if let (Some(a), Some(b)) = (a, b) {
+                    if str_eq(a.path(), b.path()) {
+                        message.push(" name the same component type");
+                    } else {
+                        message.push(" name types where one is-a the other (`");
+                        let (derived, base) = if terms[i].chain.len() > terms[j].chain.len() {
+                            (a, b)
+                        } else {
+                            (b, a)
+                        };
+                        message.push(derived.name());
+                        message.push("` derives from `");
+                        message.push(base.name());
+                        message.push("`)");
+                    }
+                }
+                message
+                    .push("; make both terms shared (`&`), or read one of them in a second query");
+                panic!("{}", message.as_str());
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+}
+
+const fn describe(message: &mut Message, term: &TermInfo) {
+    message.push("`");
+    if !term.required {
+        message.push("Option<");
+    }
+    message.push(if term.mutable { "&mut " } else { "&" });
+    if let Some(key) = term.key {
+        message.push(key.name());
+    }
+    if !term.required {
+        message.push(">");
+    }
+    message.push("`");
+}
+
+/// A message built in a constant: a fixed buffer, cut at a character
+/// boundary when full.
+struct Message {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl Message {
+    const fn new() -> Self {
+        Message {
+            bytes: [0; 512],
+            len: 0,
+        }
+    }
+
+    const fn push(&mut self, text: &str) {
+        let text = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() && self.len < self.bytes.len() {
+            self.bytes[self.len] = text[i];
+            self.len += 1;
+            i += 1;
+        }
+        if i < text.len() {
+            // Cut short: never end inside a multi-byte character.
+            while self.len > 0 && (self.bytes[self.len - 1] & 0xC0) == 0x80 {
+                self.len -= 1;
+            }
+            if self.len > 0 && self.bytes[self.len - 1] >= 0xC0 {
+                self.len -= 1;
+            }
+        }
+    }
+
+    const fn as_str(&self) -> &str {
+        let (used, _) = self.bytes.split_at(self.len);
+        match std::str::from_utf8(used) {
+            Ok(text) => text,
+            Err(_) => "this query could hand out one component twice, once mutably",
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Walking a query's tables: the segments each term reads, borrowed once
+//! per query, and the rows of one table at a time.
+
+use crate::entity::{Entities, EntityIndex, SegId, TableId};
+use crate::query::data::QueryData;
+use crate::query::plan::{Place, Plan};
+use crate::query::term::{Slot, SlotKind, TermInfo};
+use crate::storage::{Segment, Storage, Table};
+
+/// Where a query's terms borrow their segments from.
+pub(crate) enum Source<'w> {
+    /// A read-only query: every segment shared.
+    Shared(&'w Storage),
+    /// A query that writes: each segment borrowed once, mutably for a
+    /// mutable term, shared (and kept for other shared terms) otherwise.
+    Mut {
+        tables: &'w [Table],
+        unique: Vec<Option<&'w mut Segment>>,
+        shared: Vec<Option<&'w Segment>>,
+    },
+}
+
+impl<'w> Source<'w> {
+    pub fn new_mut(storage: &'w mut Storage) -> Self {
+        let count = storage.segment_count();
+        let (tables, segments) = storage.tables_and_segments_mut();
+        Source::Mut {
+            tables,
+            unique: segments.map(Some).collect(),
+            shared: vec![None; count],
+        }
+    }
+
+    fn table(&self, table: TableId) -> &'w Table {
+        match self {
+            Source::Shared(storage) => storage.table(table),
+            Source::Mut { tables, .. } => &tables[table.index()],
+        }
+    }
+
+    /// The slot of a term reading `seg` at `level`; `check` when disabled
+    /// components are skipped.
+    fn slot(&mut self, mutable: bool, seg: SegId, level: usize, inactive: bool) -> Slot<'w> {
+        let check = |segment: &Segment| !inactive && segment.any_disabled();
+        let kind = match self {
+            Source::Shared(storage) => {
+                let segment = storage.segment(seg);
+                SlotKind::Shared {
+                    segment,
+                    level,
+                    check: check(segment),
+                }
+            }
+            Source::Mut { unique, shared, .. } => {
+                let at = seg.index();
+                if mutable {
+                    match unique[at].take() {
+                        Some(segment) => {
+                            let check = check(segment);
+                            SlotKind::Mut {
+                                segment,
+                                level,
+                                check,
+                            }
+                        }
+                        None => SlotKind::Missing,
+                    }
+                } else {
+                    let segment = match shared[at] {
+                        Some(segment) => Some(segment),
+                        None => unique[at].take().map(|s| &*s),
+                    };
+                    shared[at] = segment;
+                    match segment {
+                        Some(segment) => SlotKind::Shared {
+                            segment,
+                            level,
+                            check: check(segment),
+                        },
+                        None => SlotKind::Missing,
+                    }
+                }
+            }
+        };
+        Slot { kind }
+    }
+
+    /// The rows of `table`, each term reading at its place.
+    pub fn open<Q: QueryData>(
+        &mut self,
+        table: TableId,
+        places: &[Place],
+        entities: &'w Entities,
+        inactive: bool,
+    ) -> Option<TableRows<'w, Q>> {
+        let rows = self.table(table);
+        let terms: &[TermInfo] = Q::TERMS;
+        let cursors = Q::cursors(&mut |i| match (terms[i].key, places[i]) {
+            (None, _) => Slot {
+                kind: SlotKind::Owners {
+                    owners: rows.owners(),
+                    entities,
+                },
+            },
+            (Some(_), None) => Slot {
+                kind: SlotKind::Missing,
+            },
+            (Some(_), Some((seg, level))) => self.slot(terms[i].mutable, seg, level, inactive),
+        })?;
+        Some(TableRows {
+            cursors,
+            left: rows.owners().len(),
+            owners: (!inactive && rows.any_inactive()).then(|| rows.owners()),
+            entities,
+        })
+    }
+}
+
+/// One table's rows, as a query yields them.
+pub(crate) struct TableRows<'w, Q: QueryData> {
+    cursors: Q::Cursors<'w>,
+    left: usize,
+    /// The rows' owners, when some are disabled or killed (those are
+    /// skipped).
+    owners: Option<&'w [EntityIndex]>,
+    entities: &'w Entities,
+}
+
+impl<'w, Q: QueryData> TableRows<'w, Q> {
+    /// How many rows are left, skipped ones included.
+    pub fn len(&self) -> usize {
+        self.left
+    }
+
+    #[inline(always)]
+    pub fn next(&mut self) -> Option<Q::Item<'w>> {
+        while self.left > 0 {
+            self.left -= 1;
+            let active = match &mut self.owners {
+                None => true,
+                Some(owners) => match owners.split_first() {
+                    Some((&owner, rest)) => {
+                        *owners = rest;
+                        self.entities.slot(owner).is_active()
+                    }
+                    None => false,
+                },
+            };
+            let item = Q::fetch(&mut self.cursors);
+            if active && item.is_some() {
+                return item;
+            }
+        }
+        None
+    }
+
+    /// The first `at` rows and the rest.
+    pub fn split(self, at: usize) -> (Self, Self) {
+        let at = at.min(self.left);
+        let (a, b) = Q::split(self.cursors, at);
+        let (oa, ob) = match self.owners {
+            Some(owners) => {
+                let (x, y) = owners.split_at(at.min(owners.len()));
+                (Some(x), Some(y))
+            }
+            None => (None, None),
+        };
+        (
+            TableRows {
+                cursors: a,
+                left: at,
+                owners: oa,
+                entities: self.entities,
+            },
+            TableRows {
+                cursors: b,
+                left: self.left - at,
+                owners: ob,
+                entities: self.entities,
+            },
+        )
+    }
+}
+
+/// The iterator of a query: table by table, row by row.
+pub struct QueryIter<'w, Q: QueryData> {
+    plan: Plan,
+    next_table: usize,
+    source: Source<'w>,
+    entities: &'w Entities,
+    inactive: bool,
+    current: Option<TableRows<'w, Q>>,
+}
+
+impl<'w, Q: QueryData> QueryIter<'w, Q> {
+    pub(crate) fn new(
+        plan: Plan,
+        source: Source<'w>,
+        entities: &'w Entities,
+        inactive: bool,
+    ) -> Self {
+        QueryIter {
+            plan,
+            next_table: 0,
+            source,
+            entities,
+            inactive,
+            current: None,
+        }
+    }
+
+    /// Every table's rows, opened at once (for splitting across threads).
+    pub(crate) fn into_tables(mut self) -> Vec<TableRows<'w, Q>> {
+        let mut all = Vec::with_capacity(self.plan.tables.len() + 1);
+        all.extend(self.current.take());
+        while let Some(rows) = self.open_next() {
+            all.push(rows);
+        }
+        all
+    }
+
+    fn open_next(&mut self) -> Option<TableRows<'w, Q>> {
+        while self.next_table < self.plan.tables.len() {
+            let i = self.next_table;
+            self.next_table += 1;
+            let table = self.plan.tables[i];
+            let places = self.plan.places_of(i);
+            if let Some(rows) = self
+                .source
+                .open(table, places, self.entities, self.inactive)
+            {
+                return Some(rows);
+            }
+        }
+        None
+    }
+}
+
+impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
+    type Item = Q::Item<'w>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Q::Item<'w>> {
+        loop {
+            if let Some(rows) = &mut self.current {
+                if let Some(item) = rows.next() {
+                    return Some(item);
+                }
+            }
+            self.current = Some(self.open_next()?);
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let current = self.current.as_ref().map_or(0, TableRows::len);
+        (0, Some(current + self.remaining_rows()))
+    }
+}
+
+impl<Q: QueryData> QueryIter<'_, Q> {
+    fn remaining_rows(&self) -> usize {
+        self.plan.tables[self.next_table..]
+            .iter()
+            .map(|&t| self.source.table(t).owners().len())
+            .sum()
+    }
+}

@@ -1,0 +1,83 @@
+//! Queries spread over rayon's thread pool.
+
+use rayon::prelude::*;
+
+use crate::query::data::QueryData;
+use crate::query::iter::TableRows;
+use crate::query::QueryMut;
+
+/// Rows visited on the calling thread first, to measure what one costs.
+const PROBE_ROWS: usize = 64;
+/// Below this estimated time (in nanoseconds) for the rest, splitting the
+/// work would cost more than it saves: the rest runs on the calling thread.
+const PARALLEL_ABOVE_NS: u128 = 50_000;
+
+impl<'w, Q: QueryData> QueryMut<'w, Q> {
+    /// Calls `f` with every matching entity's items, spread over rayon's
+    /// global thread pool, in no particular order.
+    ///
+    /// The first rows run on the calling thread and are timed: a light loop
+    /// (the rest estimated under 50 µs) finishes there, so it never pays
+    /// for waking threads; a heavier one is cut into chunks, about four per
+    /// thread, which the pool balances.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..1000).map(|i| (Position(0.0), Velocity(i as f32))))?;
+    /// world.query_mut::<(&mut Position, &Velocity)>().par_for_each(|(p, v)| p.0 += v.0);
+    /// let sum: f32 = world.query::<(&Position,)>().into_iter().map(|(p,)| p.0).sum();
+    /// assert_eq!(sum, 499_500.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn par_for_each<F>(self, f: F)
+    where
+        F: Fn(Q::Item<'_>) + Sync + Send,
+    {
+        let mut tables = self.into_iter().into_tables();
+        let total: usize = tables.iter().map(TableRows::len).sum();
+        // The probe: the first rows, on this thread.
+        let start = std::time::Instant::now();
+        let mut probed = 0;
+        while probed < PROBE_ROWS {
+            let Some(rows) = tables.last_mut() else { break };
+            let before = rows.len();
+            match rows.next() {
+                Some(item) => f(item),
+                None => drop(tables.pop()),
+            }
+            // Rows skipped on the way (disabled, killed) count as visited.
+            probed += before - tables.last().map_or(0, |r| r.len()).min(before);
+        }
+        let rest = total - probed;
+        let per_row = start.elapsed().as_nanos() / probed.max(1) as u128;
+        let threads = rayon::current_num_threads();
+        if threads < 2 || per_row * (rest as u128) < PARALLEL_ABOVE_NS {
+            for mut rows in tables {
+                while let Some(item) = rows.next() {
+                    f(item);
+                }
+            }
+            return;
+        }
+        let chunk = rest.div_ceil(threads * 4).max(1);
+        let mut chunks = Vec::new();
+        for mut rows in tables {
+            while rows.len() > chunk {
+                let (head, tail) = rows.split(chunk);
+                chunks.push(head);
+                rows = tail;
+            }
+            chunks.push(rows);
+        }
+        chunks.into_par_iter().for_each(|mut rows| {
+            while let Some(item) = rows.next() {
+                f(item);
+            }
+        });
+    }
+}

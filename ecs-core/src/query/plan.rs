@@ -1,0 +1,87 @@
+//! Which tables a query visits, and where each term reads in each.
+
+use std::any::TypeId;
+
+use crate::entity::{SegId, TableId, TypeIdx};
+use crate::query::term::TermInfo;
+use crate::storage::Storage;
+
+/// A query's `with`/`without` filters and whether it sees inactive rows.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Filters {
+    pub with: Vec<TypeId>,
+    pub without: Vec<TypeId>,
+    /// Also visit disabled components and disabled or killed entities.
+    pub inactive: bool,
+}
+
+/// Where a term reads in one table: its segment and chain level.
+pub(crate) type Place = Option<(SegId, usize)>;
+
+/// The tables a query visits, in table order, each with one place per term.
+pub(crate) struct Plan {
+    pub tables: Vec<TableId>,
+    /// `tables.len() * terms` places, table by table.
+    pub places: Vec<Place>,
+    pub terms: usize,
+}
+
+impl Plan {
+    /// The tables that hold every required term and pass the filters; a
+    /// table with no rows is left out.
+    pub fn new(storage: &Storage, terms: &[TermInfo], filters: &Filters) -> Plan {
+        let index = |id: TypeId| storage.types().index_of_id(id);
+        let resolved: Vec<Option<TypeIdx>> = terms
+            .iter()
+            .map(|t| t.key.and_then(|k| index(k.type_id())))
+            .collect();
+        let mut plan = Plan {
+            tables: Vec::new(),
+            places: Vec::new(),
+            terms: terms.len(),
+        };
+        // A required type or a `with` type no table has: nothing matches.
+        let required_missing = terms
+            .iter()
+            .zip(&resolved)
+            .any(|(t, r)| t.required && r.is_none());
+        let with: Option<Vec<TypeIdx>> = filters.with.iter().map(|&id| index(id)).collect();
+        let (false, Some(with)) = (required_missing, with) else {
+            return plan;
+        };
+        let without: Vec<TypeIdx> = filters.without.iter().filter_map(|&id| index(id)).collect();
+        for table in (0..storage.table_count()).map(TableId::from_index) {
+            if storage.table(table).owners().is_empty()
+                || with
+                    .iter()
+                    .any(|&t| storage.position_of(table, t).is_none())
+                || without
+                    .iter()
+                    .any(|&t| storage.position_of(table, t).is_some())
+            {
+                continue;
+            }
+            let start = plan.places.len();
+            let mut matched = true;
+            for (term, ty) in terms.iter().zip(&resolved) {
+                let place = ty.and_then(|t| storage.first_isa_level(table, t));
+                if term.required && place.is_none() {
+                    matched = false;
+                    break;
+                }
+                plan.places.push(place.map(|(p, level)| (p.seg, level)));
+            }
+            if matched {
+                plan.tables.push(table);
+            } else {
+                plan.places.truncate(start);
+            }
+        }
+        plan
+    }
+
+    /// The places of the `i`-th table of the plan.
+    pub fn places_of(&self, i: usize) -> &[Place] {
+        &self.places[i * self.terms..(i + 1) * self.terms]
+    }
+}
