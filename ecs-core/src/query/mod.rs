@@ -9,6 +9,7 @@
 
 mod data;
 mod iter;
+mod one;
 mod par;
 mod plan;
 mod term;
@@ -207,24 +208,31 @@ impl World {
     /// cannot tell from two different ones; every other conflict is a
     /// compile error.
     pub fn query_mut<Q: QueryData>(&mut self) -> QueryMut<'_, Q> {
-        #[allow(clippy::let_unit_value)]
-        let () = Q::CHECKED;
-        if data::needs_runtime_check(Q::TERMS) {
-            if let Some((i, j)) = data::runtime_conflict(Q::TERMS) {
-                let name = |k: usize| Q::TERMS[k].key.map_or("EntityId", |key| key.name());
-                panic!(
-                    "this query could hand out one component twice, once mutably: terms {i} \
-                     (`{}`) and {j} (`{}`) are the same instantiation of a generic component; \
-                     make both terms shared, or read one of them in a second query",
-                    name(i),
-                    name(j)
-                );
-            }
-        }
+        check_conflicts::<Q>();
         QueryMut {
             world: self,
             filters: Filters::default(),
             _data: PhantomData,
+        }
+    }
+}
+
+/// Rejects a query whose terms could hand out one component twice, one of
+/// them mutably: at compile time (evaluating [`QueryData::CHECKED`]), and at
+/// run time for two instantiations of one generic component type.
+pub(crate) fn check_conflicts<Q: QueryData>() {
+    #[allow(clippy::let_unit_value)]
+    let () = Q::CHECKED;
+    if data::needs_runtime_check(Q::TERMS) {
+        if let Some((i, j)) = data::runtime_conflict(Q::TERMS) {
+            let name = |k: usize| Q::TERMS[k].key.map_or("EntityId", |key| key.name());
+            panic!(
+                "this query could hand out one component twice, once mutably: terms {i} \
+                 (`{}`) and {j} (`{}`) are the same instantiation of a generic component; \
+                 make both terms shared, or read one of them in a second query",
+                name(i),
+                name(j)
+            );
         }
     }
 }

@@ -80,6 +80,30 @@ impl Plan {
         plan
     }
 
+    /// Where each term reads in `table` alone; `Err(i)` when the table
+    /// holds nothing that is-a required term `i`'s type.
+    pub fn places_in(
+        storage: &Storage,
+        terms: &[TermInfo],
+        table: TableId,
+    ) -> Result<Vec<Place>, usize> {
+        terms
+            .iter()
+            .enumerate()
+            .map(|(i, term)| {
+                let place = term
+                    .key
+                    .and_then(|k| storage.types().index_of_id(k.type_id()))
+                    .and_then(|t| storage.first_isa_level(table, t))
+                    .map(|(p, level)| (p.seg, level));
+                match place {
+                    None if term.required => Err(i),
+                    place => Ok(place),
+                }
+            })
+            .collect()
+    }
+
     /// The places of the `i`-th table of the plan.
     pub fn places_of(&self, i: usize) -> &[Place] {
         &self.places[i * self.terms..(i + 1) * self.terms]

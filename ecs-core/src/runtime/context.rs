@@ -294,6 +294,85 @@ impl<'w> Context<'w> {
         &mut self.world.runtime_mut().commands
     }
 
+    /// The whole world, read-only: other entities (by id, the entity's
+    /// parent and children, by name), resources, and read-only queries.
+    /// The components of the running type are lent out while it runs, so
+    /// they read as absent here (a query over that type skips them); ask
+    /// [`Context::get`] for a clear [`Error::InUse`] instead.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Follower(u32);
+    /// impl Behaviour for Follower {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let world = ctx.world();
+    ///         let parent = world.entity(ctx.id()).unwrap().parent();
+    ///         self.0 = parent.and_then(|p| world.entity(p).ok()?.get::<Health>().map(|h| h.0)).unwrap_or(0);
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let leader = world.spawn_with((Health(7),))?;
+    /// let follower = world.spawn_with((Follower(0),))?;
+    /// world.set_parent(follower, leader)?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(follower)?.get::<Follower>().unwrap().0, 7);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn world(&self) -> &World {
+        self.world
+    }
+
+    /// A query over the world from inside a behaviour, under the rules of
+    /// [`World::query_mut`], for terms that do not touch the running type.
+    ///
+    /// # Errors
+    /// [`Error::InUse`] when a term's type is the running type, one of its
+    /// ancestors or one derived from it (those components are lent out).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Plague;
+    /// impl Behaviour for Plague {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         for (health,) in ctx.query_mut::<(&mut Health,)>().unwrap() {
+    ///             health.0 = health.0.saturating_sub(1);
+    ///         }
+    ///         assert!(matches!(ctx.query_mut::<(&Plague,)>(), Err(Error::InUse { .. })));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_with((Plague,))?;
+    /// let a = world.spawn_with((Health(5),))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(a)?.get::<Health>().unwrap().0, 4);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn query_mut<Q: crate::QueryData>(&mut self) -> Result<crate::QueryMut<'_, Q>, Error> {
+        let storage = self.world.storage();
+        for ty in [self.busy, self.lent] {
+            let info = storage.info(ty);
+            let chain = info.vtable().map_or(&[][..], |v| v.chain.keys());
+            for term in Q::TERMS {
+                let Some(key) = term.key else { continue };
+                if term.chain.contains(&info.key()) || chain.contains(&key) {
+                    return Err(Error::InUse {
+                        wanted: key.name(),
+                        running: info.key().name(),
+                    });
+                }
+            }
+        }
+        Ok(self.world.query_mut::<Q>())
+    }
+
     /// The first sibling that is-a `T`, and the chain level at which its
     /// type meets `T`.
     #[inline]
