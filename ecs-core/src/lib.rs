@@ -195,7 +195,9 @@ pub use data::inspect::type_hierarchy_dot;
 pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use error::Error;
-pub use query::{Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term};
+pub use query::{
+    All, Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term,
+};
 pub use runtime::behaviour::{Behaviour, UpdateOrder, UpdateWith};
 pub use runtime::commands::Commands;
 pub use runtime::context::Context;
@@ -211,9 +213,9 @@ pub use world::World;
 /// The names almost every user of the crate needs.
 pub mod prelude {
     pub use crate::{
-        Behaviour, Blueprint, Bundle, Commands, Component, ComponentKey, Context, EntityId,
-        EntityMut, EntityRef, Error, Filter, Handle, InstanceId, Receive, TreeFilter, UpdateWith,
-        World,
+        All, Behaviour, Blueprint, Bundle, Commands, Component, ComponentKey, Context, EntityId,
+        EntityMut, EntityRef, Error, Filter, Handle, InstanceId, Query, QueryMut, Receive,
+        TreeFilter, UpdateWith, World,
     };
 }
 

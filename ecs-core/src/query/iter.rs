@@ -90,12 +90,23 @@ impl<'w> Source<'w> {
         &mut self,
         table: TableId,
         places: &[Place],
+        many: &[Vec<(SegId, usize)>],
         entities: &'w Entities,
         inactive: bool,
     ) -> Option<TableRows<'w, Q>> {
         let rows = self.table(table);
         let terms: &[TermInfo] = Q::TERMS;
         let cursors = Q::cursors(&mut |i| match (terms[i].key, places[i]) {
+            (Some(_), _) if terms[i].all => {
+                let slots = many.get(i).map_or(&[][..], Vec::as_slice);
+                let kinds = slots
+                    .iter()
+                    .map(|&(seg, level)| self.slot(terms[i].mutable, seg, level, inactive).kind)
+                    .collect();
+                Slot {
+                    kind: SlotKind::Many(kinds),
+                }
+            }
             (None, _) => Slot {
                 kind: SlotKind::Owners {
                     owners: rows.owners(),
@@ -225,9 +236,10 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
             self.next_table += 1;
             let table = self.plan.tables[i];
             let places = self.plan.places_of(i);
+            let many = self.plan.many_of(i);
             if let Some(rows) = self
                 .source
-                .open(table, places, self.entities, self.inactive)
+                .open(table, places, many, self.entities, self.inactive)
             {
                 return Some(rows);
             }

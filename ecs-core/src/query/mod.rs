@@ -18,7 +18,7 @@ use std::marker::PhantomData;
 
 pub use data::QueryData;
 pub use iter::QueryIter;
-pub use term::Term;
+pub use term::{All, Term};
 
 use crate::world::World;
 use crate::Component;
@@ -35,6 +35,7 @@ pub trait ReadOnlyTerm: Term {}
 impl<T: Component> ReadOnlyTerm for &T {}
 impl<T: Component> ReadOnlyTerm for Option<&T> {}
 impl ReadOnlyTerm for crate::EntityId {}
+impl<T: Component> ReadOnlyTerm for All<&T> {}
 
 macro_rules! read_only {
     ($($name:ident / $var:ident),+) => {

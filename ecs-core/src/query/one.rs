@@ -42,9 +42,10 @@ impl World {
         let (table, row) = (slot.table, slot.row);
         let (entities, storage) = self.entities_and_storage_mut();
         let places = Plan::places_in(storage, Q::TERMS, table).map_err(|i| missing::<Q>(id, i))?;
+        let many = Plan::many_in(storage, Q::TERMS, table);
         let mut source = Source::new_mut(storage);
         let rows = source
-            .open::<Q>(table, &places, entities, true)
+            .open::<Q>(table, &places, &many, entities, true)
             .ok_or_else(|| missing::<Q>(id, 0))?;
         let (_, mut rest) = rows.split(row.index());
         rest.next().ok_or_else(|| missing::<Q>(id, 0))
@@ -76,9 +77,10 @@ impl World {
         let (table, row) = (slot.table, slot.row);
         let storage = self.storage();
         let places = Plan::places_in(storage, Q::TERMS, table).map_err(|i| missing::<Q>(id, i))?;
+        let many = Plan::many_in(storage, Q::TERMS, table);
         let mut source = Source::Shared(storage);
         let rows = source
-            .open::<Q>(table, &places, self.entities(), true)
+            .open::<Q>(table, &places, &many, self.entities(), true)
             .ok_or_else(|| missing::<Q>(id, 0))?;
         let (_, mut rest) = rows.split(row.index());
         rest.next().ok_or_else(|| missing::<Q>(id, 0))

@@ -23,6 +23,9 @@ pub(crate) struct Plan {
     pub tables: Vec<TableId>,
     /// `tables.len() * terms` places, table by table.
     pub places: Vec<Place>,
+    /// For terms that read every match ([`All`](crate::All)), every place,
+    /// laid out as `places`; empty when the query has no such term.
+    pub many: Vec<Vec<(SegId, usize)>>,
     pub terms: usize,
 }
 
@@ -38,8 +41,10 @@ impl Plan {
         let mut plan = Plan {
             tables: Vec::new(),
             places: Vec::new(),
+            many: Vec::new(),
             terms: terms.len(),
         };
+        let any_all = terms.iter().any(|t| t.all);
         // A required type or a `with` type no table has: nothing matches.
         let required_missing = terms
             .iter()
@@ -73,6 +78,12 @@ impl Plan {
             }
             if matched {
                 plan.tables.push(table);
+                if any_all {
+                    plan.many
+                        .extend(terms.iter().zip(&resolved).map(|(term, ty)| {
+                            every_match(storage, table, term.all.then_some(*ty).flatten())
+                        }));
+                }
             } else {
                 plan.places.truncate(start);
             }
@@ -107,5 +118,51 @@ impl Plan {
     /// The places of the `i`-th table of the plan.
     pub fn places_of(&self, i: usize) -> &[Place] {
         &self.places[i * self.terms..(i + 1) * self.terms]
+    }
+
+    /// The every-match places of the `i`-th table (empty without
+    /// [`All`](crate::All) terms).
+    pub fn many_of(&self, i: usize) -> &[Vec<(SegId, usize)>] {
+        self.many
+            .get(i * self.terms..(i + 1) * self.terms)
+            .unwrap_or(&[])
+    }
+}
+
+/// Every component of `table` that is-a `ty`, as places.
+pub(crate) fn every_match(
+    storage: &Storage,
+    table: TableId,
+    ty: Option<TypeIdx>,
+) -> Vec<(SegId, usize)> {
+    ty.map(|t| {
+        storage
+            .all_isa(table, t)
+            .iter()
+            .map(|&(place, level)| (place.seg, level as usize))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+impl Plan {
+    /// [`every_match`] for each term of a one-table query.
+    pub fn many_in(
+        storage: &Storage,
+        terms: &[TermInfo],
+        table: TableId,
+    ) -> Vec<Vec<(SegId, usize)>> {
+        if !terms.iter().any(|t| t.all) {
+            return Vec::new();
+        }
+        terms
+            .iter()
+            .map(|term| {
+                let ty = term
+                    .key
+                    .and_then(|k| storage.types().index_of_id(k.type_id()));
+                every_match(storage, table, term.all.then_some(ty).flatten())
+            })
+            .collect()
     }
 }

@@ -17,6 +17,8 @@ pub struct TermInfo {
     pub(crate) chain: &'static [ComponentKey],
     pub(crate) mutable: bool,
     pub(crate) required: bool,
+    /// Reads every component that is-a the type, not only the first.
+    pub(crate) all: bool,
 }
 
 impl TermInfo {
@@ -26,6 +28,7 @@ impl TermInfo {
             chain: T::__VTABLE.chain.keys(),
             mutable,
             required,
+            all: false,
         }
     }
 }
@@ -51,6 +54,9 @@ pub(crate) enum SlotKind<'w> {
         level: usize,
         check: bool,
     },
+    /// Every segment holding a component the term names, in layout order,
+    /// for [`All`] terms.
+    Many(Vec<SlotKind<'w>>),
     /// The table's owners, for [`EntityId`] terms.
     Owners {
         owners: &'w [EntityIndex],
@@ -135,7 +141,7 @@ impl<'w, T: Component> Reads<'w, T> {
                 level,
                 check,
             } => (segment, level, check),
-            SlotKind::Missing | SlotKind::Owners { .. } => return None,
+            SlotKind::Missing | SlotKind::Owners { .. } | SlotKind::Many(_) => return None,
         };
         Some(Reads {
             values: segment.iter_as::<T>(level)?,
@@ -316,6 +322,7 @@ impl Term for EntityId {
         chain: &[],
         mutable: false,
         required: false,
+        all: false,
     };
 
     fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
@@ -348,5 +355,84 @@ impl Term for EntityId {
                 ..cursor
             },
         )
+    }
+}
+
+/// A term that reads every component of the entity that is-a `T`, in
+/// insertion order, not only the first: `All<&Collider>` yields a
+/// `Vec<&Collider>`, `All<&mut Collider>` a `Vec<&mut Collider>` (empty when
+/// the entity holds none; it does not make the entity required — add
+/// `.with::<Collider>()` for that). The way to visit every `multiple`
+/// component in one loop; it allocates the `Vec` per entity.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// #[component(multiple)]
+/// struct Collider { radius: f32 }
+/// let mut world = World::new();
+/// world.spawn_with((Collider { radius: 1.0 }, Collider { radius: 2.0 }))?;
+/// for (all,) in world.query_mut::<(All<&mut Collider>,)>() {
+///     for c in all {
+///         c.radius *= 10.0;
+///     }
+/// }
+/// let radii: Vec<f32> = world.query::<(All<&Collider>,)>().into_iter().flat_map(|(all,)| all).map(|c| c.radius).collect();
+/// assert_eq!(radii, [10.0, 20.0]);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+pub struct All<T>(PhantomData<T>);
+
+fn open_many<'w, C>(slot: Slot<'w>, open: impl Fn(Slot<'w>) -> Option<C>) -> Option<Vec<C>> {
+    match slot.kind {
+        SlotKind::Many(slots) => Some(
+            slots
+                .into_iter()
+                .filter_map(|kind| open(Slot { kind }))
+                .collect(),
+        ),
+        _ => Some(Vec::new()),
+    }
+}
+
+impl<T: Component> Term for All<&T> {
+    type Item<'w> = Vec<&'w T>;
+    type Cursor<'w> = Vec<Reads<'w, T>>;
+    const INFO: TermInfo = TermInfo {
+        all: true,
+        ..TermInfo::of::<T>(false, false)
+    };
+
+    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
+        open_many(slot, Reads::open)
+    }
+
+    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w T>> {
+        Some(cursor.iter_mut().filter_map(Reads::next).collect())
+    }
+
+    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
+        cursor.into_iter().map(|c| c.split(at)).unzip()
+    }
+}
+
+impl<T: Component> Term for All<&mut T> {
+    type Item<'w> = Vec<&'w mut T>;
+    type Cursor<'w> = Vec<Writes<'w, T>>;
+    const INFO: TermInfo = TermInfo {
+        all: true,
+        ..TermInfo::of::<T>(true, false)
+    };
+
+    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
+        open_many(slot, Writes::open)
+    }
+
+    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w mut T>> {
+        Some(cursor.iter_mut().filter_map(Writes::next).collect())
+    }
+
+    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
+        cursor.into_iter().map(|c| c.split(at)).unzip()
     }
 }
