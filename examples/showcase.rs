@@ -540,13 +540,15 @@ impl Game {
         for at in obstacles {
             blocked[at.y as usize][at.x as usize] = true;
         }
-        self.world
-            .for_each_pair_mut(|senses: &mut Senses, here: &mut Position| {
-                senses.open = Dir::ALL.map(|d| {
-                    let p = here.step(d);
-                    !blocked[p.y as usize][p.x as usize]
-                });
-            })
+        let mut sensed = 0;
+        for (senses, here) in self.world.query_mut::<(&mut Senses, &Position)>() {
+            senses.open = Dir::ALL.map(|d| {
+                let p = here.step(d);
+                !blocked[p.y as usize][p.x as usize]
+            });
+            sensed += 1;
+        }
+        Ok(sensed)
     }
 
     /// Sets off the bombs whose fuse ran out: flames are spawned as the

@@ -250,13 +250,16 @@ fn main() -> Result<(), Error> {
     report.time("for_each_mut::<Velocity>()", n, || {
         world.for_each_mut(|v: &mut Velocity| v.x += 0.25)
     });
-    let visited = report.time("for_each_pair_mut::<Position, Velocity>()", n, || {
-        world.for_each_pair_mut(|p: &mut Position, v: &mut Velocity| {
+    let visited = report.time("query_mut::<(&mut Position, &Velocity)>()", n, || {
+        let mut visited = 0;
+        for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
             p.x += v.x;
             p.y += v.y;
             p.z += v.z;
-        })
-    })?;
+            visited += 1;
+        }
+        visited
+    });
     assert_eq!(visited, n);
     let samples = (n / 10).max(1);
     let mut rng = 42;

@@ -58,15 +58,15 @@ fn iter_skips_despawned_entities() {
 }
 
 #[test]
-fn pairs_join_only_entities_holding_both() {
+fn queries_join_only_entities_holding_both() {
     let mut world = World::new();
     let both = world.spawn_with((Position(1.0), Velocity(0.5))).unwrap();
     let only_pos = world.spawn_with((Position(7.0),)).unwrap();
-    // Velocity first, Position second: another table, where `B` sits before `A`.
+    // Velocity first, Position second: another table, in the other order.
     let swapped = world.spawn_with((Velocity(2.0), Position(3.0))).unwrap();
     world.spawn_with((Velocity(9.0),)).unwrap();
     let mut visited = Vec::new();
-    for (id, pos, vel) in world.iter_pairs_mut::<Position, Velocity>().unwrap() {
+    for (id, pos, vel) in world.query_mut::<(EntityId, &mut Position, &Velocity)>() {
         pos.0 += vel.0;
         visited.push(id);
     }
@@ -76,12 +76,14 @@ fn pairs_join_only_entities_holding_both() {
     assert_eq!(pos(&world, swapped), Some(Position(5.0)));
     assert_eq!(pos(&world, only_pos), Some(Position(7.0)));
 
-    let n = world
-        .for_each_pair_mut(|pos: &mut Position, vel: &mut Velocity| {
+    let mut n = 0;
+    world
+        .query_mut::<(&mut Position, &mut Velocity)>()
+        .for_each(|(pos, vel)| {
             pos.0 += vel.0;
             vel.0 = 0.0;
-        })
-        .unwrap();
+            n += 1;
+        });
     assert_eq!(n, 2);
     assert_eq!(pos(&world, swapped), Some(Position(7.0)));
     assert_eq!(
@@ -91,67 +93,46 @@ fn pairs_join_only_entities_holding_both() {
 }
 
 #[test]
-fn pairs_find_the_second_type_through_its_parent() {
+fn queries_find_a_term_through_its_parent() {
     let mut world = World::new();
     let id = world
         .spawn_with((Position(0.0), AxisMoving::new(3.0, false)))
         .unwrap();
-    for (_, pos, moving) in world.iter_pairs_mut::<Position, Moving>().unwrap() {
+    for (pos, moving) in world.query_mut::<(&mut Position, &Moving)>() {
         pos.0 += moving.speed;
     }
-    world
-        .for_each_pair_mut(|pos: &mut Position, moving: &mut Moving| {
-            pos.0 += moving.speed;
-            moving.speed = 0.0;
-        })
-        .unwrap();
+    // The first term may be a base type too (pairs required it exact).
+    for (moving, pos) in world.query_mut::<(&mut Moving, &mut Position)>() {
+        pos.0 += moving.speed;
+        moving.speed = 0.0;
+    }
     let e = world.entity(id).unwrap();
     assert_eq!(e.get::<Position>(), Some(&Position(6.0)));
     assert_eq!(e.get::<Moving>().unwrap().speed, 0.0);
+    assert_eq!(e.get::<AxisMoving>().unwrap().base.speed, 0.0);
 }
 
 #[test]
-fn pairs_of_related_types_are_a_conflict() {
-    let mut world = World::new();
-    world.spawn_with((AxisMoving::new(3.0, false),)).unwrap();
-    let err = world.iter_pairs_mut::<AxisMoving, Moving>().err().unwrap();
-    assert_eq!(
-        err,
-        Error::ConflictingAccess {
-            first: "AxisMoving",
-            second: "Moving"
-        }
-    );
-    assert!(world
-        .for_each_pair_mut(|_: &mut Moving, _: &mut AxisMoving| {})
-        .is_err());
-    assert!(world
-        .for_each_pair_mut(|_: &mut Moving, _: &mut Moving| {})
-        .is_err());
-}
-
-#[test]
-fn parallel_pairs_visit_every_entity_once() {
+fn parallel_queries_visit_every_entity_once() {
     let mut world = World::new();
     world
         .spawn_batch((0..1000).map(|i| (Position(i as f32), Velocity(1.0))))
         .unwrap();
-    let n = world
-        .par_for_each_pair_mut(|pos: &mut Position, vel: &mut Velocity| {
-            pos.0 += vel.0;
-        })
-        .unwrap();
-    assert_eq!(n, 1000);
+    world
+        .query_mut::<(&mut Position, &Velocity)>()
+        .par_for_each(|(pos, vel)| pos.0 += vel.0);
     let sum: f32 = world.iter::<Position>().map(|(_, p)| p.0).sum();
     assert_eq!(sum, (1..=1000).sum::<i32>() as f32);
-    // Misaligned rows fall back to the sequential loop and still visit all.
+    // A second table, in the other order, is visited too.
     let extra = world.spawn_with((Velocity(1.0), Position(0.0))).unwrap();
-    let n = world
-        .par_for_each_pair_mut(|pos: &mut Position, vel: &mut Velocity| {
+    let visited = std::sync::atomic::AtomicUsize::new(0);
+    world
+        .query_mut::<(&mut Position, &Velocity)>()
+        .par_for_each(|(pos, vel)| {
             pos.0 += vel.0;
-        })
-        .unwrap();
-    assert_eq!(n, 1001);
+            visited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+    assert_eq!(visited.into_inner(), 1001);
     assert_eq!(
         world.entity(extra).unwrap().get::<Position>(),
         Some(&Position(1.0))

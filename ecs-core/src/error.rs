@@ -130,13 +130,4 @@ pub enum Error {
         /// The operating system's message.
         message: String,
     },
-
-    /// One access asked for the same storage twice, once mutably.
-    #[error("`{first}` and `{second}` share storage (one is-a the other), so they cannot be borrowed together with one of them mutable; borrow them one after the other")]
-    ConflictingAccess {
-        /// The mutably borrowed type.
-        first: &'static str,
-        /// The other type.
-        second: &'static str,
-    },
 }

@@ -117,9 +117,9 @@
 //!   per table, and spawning with a bundle, a blueprint, a clone or a loaded
 //!   file goes straight to the final table.
 //! - `get` and the is-a rule cost one load in the table's per-type index
-//!   wherever the component sits; [`World::for_each_pair_mut`] and
-//!   [`World::for_each_mut`] are the fast whole-world loops, a plain zip of
-//!   two slices per table.
+//!   wherever the component sits; a query ([`World::query_mut`]) finds
+//!   each term's segment once per table and walks them together, and
+//!   [`World::for_each_mut`] walks one type's segments.
 //! - [`World::spawn_batch`] checks the bundle once and reserves exactly, so
 //!   columns hold no spare capacity.
 //! - Every distinct layout is a table that lives as long as the world. An
@@ -206,7 +206,6 @@ pub use scene::search::TreeFilter;
 pub use world::bundle::Bundle;
 pub use world::entity_ref::{EntityMut, EntityRef};
 pub use world::instance::{ComponentInfo, Handle, InstanceId};
-pub use world::pairs::PairsMut;
 pub use world::state::{Filter, DEFAULT_LAYERS};
 pub use world::World;
 

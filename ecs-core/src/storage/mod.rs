@@ -10,7 +10,6 @@
 
 mod column;
 mod moves;
-mod pick;
 pub(crate) mod raw;
 mod rows;
 mod segment;
@@ -18,7 +17,6 @@ pub(crate) mod table;
 mod types;
 
 pub(crate) use column::{Column, LentColumn};
-pub(crate) use pick::{Access, Picked};
 pub use raw::ErasedType;
 pub(crate) use segment::{Row, Segment, DISABLED, SERIAL_MASK, STARTED};
 pub(crate) use table::{Comps, Place, Table, EMPTY_TABLE};

@@ -4,7 +4,6 @@ pub(crate) mod bundle;
 pub(crate) mod entity_ref;
 pub(crate) mod instance;
 pub(crate) mod lookup;
-pub(crate) mod pairs;
 pub(crate) mod prepared;
 pub(crate) mod query;
 pub(crate) mod removal;
