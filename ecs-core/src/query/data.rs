@@ -8,6 +8,11 @@ use crate::query::term::{Slot, Term, TermInfo};
 /// A tuple of [`Term`]s, what [`World::query`](crate::World::query) and
 /// [`World::query_mut`](crate::World::query_mut) take: `(&Position,)`,
 /// `(EntityId, &mut Position, &Velocity)`, up to 16 terms.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a query",
+    label = "expected a tuple of query terms",
+    note = "a query is a tuple of 1 to 16 terms, such as `(&Position,)` or `(EntityId, &mut Position, &Velocity)`; a term is `&T`, `&mut T`, `Option<&T>`, `Option<&mut T>`, `All<&T>`, `All<&mut T>` for a component type `T`, or `EntityId`"
+)]
 pub trait QueryData {
     /// One entity's items, a tuple in the terms' order.
     type Item<'w>;

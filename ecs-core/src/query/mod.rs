@@ -27,9 +27,19 @@ use plan::{Filters, Plan};
 
 /// A [`QueryData`] whose terms only read (`&T`, `Option<&T>`, `EntityId`):
 /// what [`World::query`] takes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a read-only query",
+    label = "`World::query` only reads",
+    note = "call `query_mut` for a query with `&mut T` terms, or make every term shared (`&T`, `Option<&T>`, `All<&T>`, `EntityId`)"
+)]
 pub trait ReadOnlyQueryData: QueryData {}
 
 /// A [`Term`] that only reads.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` writes, and `World::query` only reads",
+    label = "a mutable term in a read-only query",
+    note = "call `query_mut` for a query with `&mut T` terms, or write this term `&T`"
+)]
 pub trait ReadOnlyTerm: Term {}
 
 impl<T: Component> ReadOnlyTerm for &T {}
@@ -45,14 +55,14 @@ macro_rules! read_only {
 for_each_tuple!(read_only);
 
 /// A read-only query over a world: see [`World::query`].
-pub struct Query<'w, Q: ReadOnlyQueryData> {
+pub struct Query<'w, Q> {
     world: &'w World,
     filters: Filters,
     _data: PhantomData<fn() -> Q>,
 }
 
 /// A query that may write: see [`World::query_mut`].
-pub struct QueryMut<'w, Q: QueryData> {
+pub struct QueryMut<'w, Q> {
     world: &'w mut World,
     filters: Filters,
     _data: PhantomData<fn() -> Q>,

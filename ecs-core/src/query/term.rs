@@ -66,6 +66,11 @@ pub(crate) enum SlotKind<'w> {
 
 /// One element of a query tuple: `&T`, `&mut T`, `Option<&T>`,
 /// `Option<&mut T>` (for any component `T`) or [`EntityId`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a query term",
+    label = "not a query term",
+    note = "a term is `&T`, `&mut T`, `Option<&T>`, `Option<&mut T>`, `All<&T>`, `All<&mut T>` for a component type `T` (one with `#[derive(Component)]`), or `EntityId`"
+)]
 ///
 /// `&T` matches an entity's first component that is-a `T`, in insertion
 /// order, as [`EntityRef::get`](crate::EntityRef::get) does.
