@@ -46,12 +46,17 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         while probed < PROBE_ROWS {
             let Some(rows) = tables.last_mut() else { break };
             let before = rows.len();
-            match rows.next() {
-                Some(item) => f(item),
-                None => drop(tables.pop()),
-            }
             // Rows skipped on the way (disabled, killed) count as visited.
-            probed += before - tables.last().map_or(0, |r| r.len()).min(before);
+            match rows.next() {
+                Some(item) => {
+                    probed += before - rows.len();
+                    f(item);
+                }
+                None => {
+                    probed += before;
+                    tables.pop();
+                }
+            }
         }
         let rest = total - probed;
         let per_row = start.elapsed().as_nanos() / probed.max(1) as u128;
