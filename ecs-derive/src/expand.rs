@@ -236,7 +236,10 @@ fn impl_block(
             const MULTIPLE: ::core::primitive::bool = #multiple;
             #[doc(hidden)]
             const __PATH: &'static ::core::primitive::str =
-                ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident), #generic_mark);
+                ::core::concat!(
+                    ::core::module_path!(), "::", ::core::stringify!(#ident), #generic_mark,
+                    "@", ::core::line!(), ":", ::core::column!()
+                );
             #[doc(hidden)]
             const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
                 #number_cell

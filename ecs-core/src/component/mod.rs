@@ -86,10 +86,11 @@ pub trait Component: Send + Sync + 'static + Sized {
     const MULTIPLE: bool;
 
     #[doc(hidden)]
-    /// The type's path (module and name, then `<>` for a generic type):
-    /// unique to the type, or to a generic type's instantiations together;
-    /// what compile-time checks compare, since `TypeId`s cannot be compared
-    /// in constants.
+    /// The type's path (module and name, `<>` for a generic type, and the
+    /// line and column of its derive, which tell apart same-named types
+    /// declared in two function bodies of one module): unique to the type,
+    /// or to a generic type's instantiations together; what compile-time
+    /// checks compare, since `TypeId`s cannot be compared in constants.
     const __PATH: &'static str;
 
     #[doc(hidden)]
@@ -233,10 +234,15 @@ impl ComponentKey {
     }
 }
 
-/// Whether a derived type's path carries the mark of a generic type.
+/// Whether a derived type's path carries the mark of a generic type (`<>`
+/// before the `@line:column` of its derive).
 const fn ends_with_generic_mark(path: &str) -> bool {
     let bytes = path.as_bytes();
-    bytes.len() >= 2 && bytes[bytes.len() - 2] == b'<' && bytes[bytes.len() - 1] == b'>'
+    let mut at = bytes.len();
+    while at > 0 && bytes[at - 1] != b'@' {
+        at -= 1;
+    }
+    at >= 3 && bytes[at - 3] == b'<' && bytes[at - 2] == b'>'
 }
 
 /// `a == b`, in constants.
