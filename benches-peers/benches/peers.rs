@@ -366,6 +366,9 @@ fn add_assign(p: &mut [f32; 3], v: &[f32; 3]) {
 }
 
 /// ecs_bench_suite simple_iter: `pos += vel` over the simple_insert world.
+/// Ours four ways: `for_each_pair_mut` (`ours`), `iter_pairs_mut`
+/// (`ours_iter`), and a `query_mut::<(&mut Position, &Velocity)>()` walked
+/// by a `for` loop (`ours_query`) or by `for_each` (`ours_query_for_each`).
 fn bench_simple_iter(c: &mut Criterion) {
     let mut group = c.benchmark_group("simple_iter");
     group.throughput(Throughput::Elements(N_ENTITIES as u64));
@@ -385,6 +388,22 @@ fn bench_simple_iter(c: &mut Criterion) {
                 for (_, p, v) in world.iter_pairs_mut::<Position, Velocity>().unwrap() {
                     add_assign(&mut p.0, &v.0);
                 }
+            })
+        });
+        // The query engine on the same world: the iterator (a `for` loop)
+        // and the closure form.
+        group.bench_function("ours_query", |b| {
+            b.iter(|| {
+                for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
+                    add_assign(&mut p.0, &v.0);
+                }
+            })
+        });
+        group.bench_function("ours_query_for_each", |b| {
+            b.iter(|| {
+                world
+                    .query_mut::<(&mut Position, &Velocity)>()
+                    .for_each(|(p, v)| add_assign(&mut p.0, &v.0))
             })
         });
     }
@@ -428,7 +447,8 @@ fn bench_simple_iter(c: &mut Criterion) {
 // ------------------------------------------------------------------ frag_iter
 
 /// ecs_bench_suite frag_iter: 26 types x 20 entities, each also with Data;
-/// double every Data.
+/// double every Data. Ours by `for_each_mut` (`ours`) and by a `for` loop
+/// over `query_mut::<(&mut Data,)>()` (`ours_query`).
 fn bench_frag_iter(c: &mut Criterion) {
     let mut group = c.benchmark_group("frag_iter");
     group.throughput(Throughput::Elements(26 * 20));
@@ -437,6 +457,13 @@ fn bench_frag_iter(c: &mut Criterion) {
         group.bench_function("ours", |b| {
             b.iter(|| {
                 world.for_each_mut(|d: &mut Data| d.0 *= 2.0);
+            })
+        });
+        group.bench_function("ours_query", |b| {
+            b.iter(|| {
+                for (d,) in world.query_mut::<(&mut Data,)>() {
+                    d.0 *= 2.0;
+                }
             })
         });
     }
@@ -461,6 +488,135 @@ fn bench_frag_iter(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ join5
+
+/// Five terms, three read and two written, over 10k entities in four tables
+/// (5 to 8 components each, see `join5::ours`): the same components and
+/// the same kernel for the three libraries. Ours by a `for` loop over
+/// `query_mut` (`ours`) and by `for_each` (`ours_for_each`).
+fn bench_join5(c: &mut Criterion) {
+    let mut group = c.benchmark_group("join5");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let mut world = join5::ours();
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                for (p, h, v, r, t) in
+                    world.query_mut::<(&mut Position, &mut Health, &Velocity, &Radius, &Team)>()
+                {
+                    join5_kernel(p, h, v, r, t);
+                }
+            })
+        });
+        group.bench_function("ours_for_each", |b| {
+            b.iter(|| {
+                world
+                    .query_mut::<(&mut Position, &mut Health, &Velocity, &Radius, &Team)>()
+                    .for_each(|(p, h, v, r, t)| join5_kernel(p, h, v, r, t))
+            })
+        });
+    }
+    {
+        let mut world = join5::bevy();
+        let mut query = world.query::<(&mut Position, &mut Health, &Velocity, &Radius, &Team)>();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                for (mut p, mut h, v, r, t) in query.iter_mut(&mut world) {
+                    join5_kernel(&mut p, &mut h, v, r, t);
+                }
+            })
+        });
+    }
+    {
+        let mut world = join5::hecs();
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                for (p, h, v, r, t) in
+                    world.query_mut::<(&mut Position, &mut Health, &Velocity, &Radius, &Team)>()
+                {
+                    join5_kernel(p, h, v, r, t);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ base_term
+
+/// ecs-core only: `base_iter`'s world through the query engine. A `&Moving`
+/// (or `&mut Moving`) term finds every entity's `AxisMoving` through the
+/// parent chain; the exact term names `AxisMoving`. `ours_base`/`ours_exact`
+/// sum `speed` through the read-only `query` (a chain of dependent float
+/// adds, as in `base_iter`); `ours_base_write`/`ours_exact_write` negate it
+/// through `query_mut`.
+fn bench_base_term(c: &mut Criterion) {
+    let mut world = base_iter_world(N_ENTITIES);
+    let mut group = c.benchmark_group("base_term");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    group.bench_function("ours_base", |b| {
+        b.iter(|| {
+            let mut sum = 0.0f32;
+            for (m,) in world.query::<(&Moving,)>() {
+                sum += m.speed;
+            }
+            black_box(sum)
+        })
+    });
+    group.bench_function("ours_exact", |b| {
+        b.iter(|| {
+            let mut sum = 0.0f32;
+            for (m,) in world.query::<(&AxisMoving,)>() {
+                sum += m.base.speed;
+            }
+            black_box(sum)
+        })
+    });
+    // Negation is exact and keeps the values bounded however many passes run.
+    group.bench_function("ours_base_write", |b| {
+        b.iter(|| {
+            for (m,) in world.query_mut::<(&mut Moving,)>() {
+                m.speed = -m.speed;
+            }
+        })
+    });
+    group.bench_function("ours_exact_write", |b| {
+        b.iter(|| {
+            for (m,) in world.query_mut::<(&mut AxisMoving,)>() {
+                m.base.speed = -m.base.speed;
+            }
+        })
+    });
+    group.finish();
+}
+
+// ------------------------------------------------------------------ par_light
+
+/// ecs-core only: a light loop (`pos += vel`) over 10k entities in four
+/// tables, by `par_for_each` (`ours_par`) and by the sequential `for_each`
+/// (`ours_seq`) on the same world. What `par_for_each` costs when the work
+/// is too small to share out (its probe keeps it on the calling thread).
+fn bench_par_light(c: &mut Criterion) {
+    let mut world = par_light_world();
+    let mut group = c.benchmark_group("par_light");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    group.bench_function("ours_par", |b| {
+        b.iter(|| {
+            world
+                .query_mut::<(&mut Position, &Velocity)>()
+                .par_for_each(|(p, v)| add_assign(&mut p.0, &v.0))
+        })
+    });
+    group.bench_function("ours_seq", |b| {
+        b.iter(|| {
+            world
+                .query_mut::<(&mut Position, &Velocity)>()
+                .for_each(|(p, v)| add_assign(&mut p.0, &v.0))
+        })
+    });
     group.finish();
 }
 
@@ -526,8 +682,10 @@ fn bench_add_remove(c: &mut Criterion) {
 
 /// ecs_bench_suite heavy_compute: 1k entities; invert each Transform 100
 /// times, then transform the Position. bevy uses `par_iter_mut` on its
-/// compute task pool, ours `par_for_each_pair_mut`; hecs has no built-in
-/// parallel iteration, so it runs sequentially.
+/// compute task pool, ours `par_for_each_pair_mut` (`ours`) and
+/// `query_mut(..).par_for_each` (`ours_query`, with `ours_query_seq` the
+/// same query's sequential `for_each`); hecs has no built-in parallel
+/// iteration, so it runs sequentially.
 fn bench_heavy_compute(c: &mut Criterion) {
     const HEAVY: usize = 1_000;
     let mut group = c.benchmark_group("heavy_compute");
@@ -541,6 +699,22 @@ fn bench_heavy_compute(c: &mut Criterion) {
                         heavy_kernel(&mut m.0, &mut p.0)
                     })
                     .unwrap()
+            })
+        });
+        // The query engine on the same world: `par_for_each`, and the same
+        // query's sequential `for_each` to measure what the threads gain.
+        group.bench_function("ours_query", |b| {
+            b.iter(|| {
+                world
+                    .query_mut::<(&mut Transform, &mut Position)>()
+                    .par_for_each(|(m, p)| heavy_kernel(&mut m.0, &mut p.0))
+            })
+        });
+        group.bench_function("ours_query_seq", |b| {
+            b.iter(|| {
+                world
+                    .query_mut::<(&mut Transform, &mut Position)>()
+                    .for_each(|(m, p)| heavy_kernel(&mut m.0, &mut p.0))
             })
         });
     }
@@ -682,8 +856,9 @@ fn bench_blueprint(c: &mut Criterion) {
 criterion_group! {
     name = peers;
     config = config();
-    targets = bench_get, bench_get_one, bench_get_via_parent, bench_base_iter, bench_get_all,
-        bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_add_remove,
-        bench_heavy_compute, bench_update, bench_broadcast, bench_blueprint
+    targets = bench_get, bench_get_one, bench_get_via_parent, bench_base_iter, bench_base_term,
+        bench_get_all, bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_join5,
+        bench_par_light, bench_add_remove, bench_heavy_compute, bench_update, bench_broadcast,
+        bench_blueprint
 }
 criterion_main!(peers);

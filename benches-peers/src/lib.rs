@@ -7,8 +7,8 @@
 use bevy_ecs::component::Component as BevyComponent;
 use ecs_core::Component as OurComponent;
 
-/// Number of entities in the `get`, `get_one`, `get_all`, `base_iter` and
-/// ecs_bench_suite 10k worlds.
+/// Number of entities in the `get`, `get_one`, `get_all`, `base_iter`,
+/// `base_term`, `join5`, `par_light` and ecs_bench_suite 10k worlds.
 pub const N_ENTITIES: usize = 10_000;
 
 // ---------------------------------------------------------------- xorshift
@@ -205,17 +205,19 @@ pub fn eight_bundle(i: usize) -> (C0, C1, C2, C3, C4, C5, C6, C7) {
     )
 }
 
-/// The base of the is-a pair behind `get_via_parent` and `base_iter`
-/// (ecs-core only: the peers have no component inheritance). No entity holds
-/// a bare `Moving`; every one is reached through [`AxisMoving`].
+/// The base of the is-a pair behind `get_via_parent`, `base_iter` and
+/// `base_term` (ecs-core only: the peers have no component inheritance). No
+/// entity holds a bare `Moving`; every one is reached through
+/// [`AxisMoving`].
 #[derive(OurComponent, Clone, Copy, Debug)]
 pub struct Moving {
     pub speed: f32,
 }
 
-/// Derived from [`Moving`]: `get::<Moving>()` and `iter::<Moving>()` find it
-/// through the parent chain, `get::<AxisMoving>()` and
-/// `iter::<AxisMoving>()` through its own column.
+/// Derived from [`Moving`]: `get::<Moving>()`, `iter::<Moving>()` and a
+/// `&Moving` query term find it through the parent chain,
+/// `get::<AxisMoving>()`, `iter::<AxisMoving>()` and `&AxisMoving` through
+/// its own column.
 #[derive(OurComponent, Clone, Copy, Debug)]
 #[component(parent = Moving)]
 pub struct AxisMoving {
@@ -223,9 +225,10 @@ pub struct AxisMoving {
     pub vertical: bool,
 }
 
-/// The `base_iter` world: `n` entities of `(Position, AxisMoving)`, speed
-/// `i`. The `Position` keeps the entities in a two-column table, as a real
-/// mover would be, rather than in a table holding only the column iterated.
+/// The `base_iter` and `base_term` world: `n` entities of `(Position,
+/// AxisMoving)`, speed `i`. The `Position` keeps the entities in a
+/// two-column table, as a real mover would be, rather than in a table
+/// holding only the column iterated.
 pub fn base_iter_world(n: usize) -> ecs_core::World {
     let mut w = ecs_core::World::new();
     w.spawn_batch((0..n).map(|i| {
@@ -292,6 +295,36 @@ pub struct AddA(pub f32);
 #[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
 pub struct AddB(pub f32);
 
+/// join5's components besides [`Position`] and [`Velocity`]: every entity
+/// holds `Health`, `Radius` and `Team`; `Armor`, `Stamina` and `Elite` are
+/// the extras that split the entities over four tables.
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Health(pub f32);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Radius(pub f32);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Team(pub u32);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Armor(pub f32);
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Stamina(pub f32);
+/// A marker (no data).
+#[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+pub struct Elite;
+
+/// join5's work on one entity: reads `Velocity`, `Radius` and `Team`,
+/// writes `Position` and `Health`. `Health` converges (to `2 * r * team`,
+/// never zero), so however many passes run it neither grows nor decays
+/// into denormals.
+#[inline(always)]
+pub fn join5_kernel(p: &mut Position, h: &mut Health, v: &Velocity, r: &Radius, t: &Team) {
+    const DT: f32 = 1.0 / 64.0;
+    for k in 0..3 {
+        p.0[k] += v.0[k] * DT;
+    }
+    h.0 = h.0 * 0.5 + r.0 * t.0 as f32;
+}
+
 // ---------------------------------------------------------------- builders
 
 /// The simple_insert world, built idiomatically by each library.
@@ -342,6 +375,104 @@ pub mod simple {
     }
 }
 
+/// The join5 world: [`N_ENTITIES`] entities in four tables of
+/// [`join5::PER_TABLE`], all holding `(Position, Velocity, Health, Radius,
+/// Team)` (5 components), the second table also `Armor` (6), the third
+/// `Armor, Stamina` (7), the fourth `Armor, Stamina, Elite` (8).
+pub mod join5 {
+    use super::*;
+
+    /// Entities per table.
+    pub const PER_TABLE: usize = N_ENTITIES / 4;
+
+    /// The five components every join5 entity holds (values vary with `i`).
+    pub fn common(i: usize) -> (Position, Velocity, Health, Radius, Team) {
+        let v = (i % 16) as f32;
+        (
+            Position([v, 0.0, 0.0]),
+            Velocity([1.0, v, 0.5]),
+            Health(100.0),
+            Radius(0.5 + (i % 4) as f32),
+            Team(1 + (i % 3) as u32),
+        )
+    }
+
+    pub fn five(i: usize) -> (Position, Velocity, Health, Radius, Team) {
+        common(i)
+    }
+
+    pub fn six(i: usize) -> (Position, Velocity, Health, Radius, Team, Armor) {
+        let (p, v, h, r, t) = common(i);
+        (p, v, h, r, t, Armor(1.0))
+    }
+
+    pub fn seven(i: usize) -> (Position, Velocity, Health, Radius, Team, Armor, Stamina) {
+        let (p, v, h, r, t) = common(i);
+        (p, v, h, r, t, Armor(1.0), Stamina(1.0))
+    }
+
+    #[allow(clippy::type_complexity)]
+    pub fn eight(
+        i: usize,
+    ) -> (
+        Position,
+        Velocity,
+        Health,
+        Radius,
+        Team,
+        Armor,
+        Stamina,
+        Elite,
+    ) {
+        let (p, v, h, r, t) = common(i);
+        (p, v, h, r, t, Armor(1.0), Stamina(1.0), Elite)
+    }
+
+    const N: usize = PER_TABLE;
+
+    pub fn ours() -> ecs_core::World {
+        let mut w = ecs_core::World::new();
+        w.spawn_batch((0..N).map(five)).unwrap();
+        w.spawn_batch((N..2 * N).map(six)).unwrap();
+        w.spawn_batch((2 * N..3 * N).map(seven)).unwrap();
+        w.spawn_batch((3 * N..4 * N).map(eight)).unwrap();
+        w
+    }
+
+    pub fn bevy() -> bevy_ecs::world::World {
+        let mut w = bevy_ecs::world::World::new();
+        w.spawn_batch((0..N).map(five));
+        w.spawn_batch((N..2 * N).map(six));
+        w.spawn_batch((2 * N..3 * N).map(seven));
+        w.spawn_batch((3 * N..4 * N).map(eight));
+        w
+    }
+
+    pub fn hecs() -> hecs::World {
+        let mut w = hecs::World::new();
+        w.spawn_batch((0..N).map(five));
+        w.spawn_batch((N..2 * N).map(six));
+        w.spawn_batch((2 * N..3 * N).map(seven));
+        w.spawn_batch((3 * N..4 * N).map(eight));
+        w
+    }
+}
+
+/// The par_light world (ours only): [`N_ENTITIES`] entities of `(Position,
+/// Velocity)` in four tables of a quarter each, told apart by one frag_iter
+/// marker (`A`, `B`, `C` or `D`).
+pub fn par_light_world() -> ecs_core::World {
+    const P: Position = Position([0.0; 3]);
+    const V: Velocity = Velocity([1.0, 0.5, 0.25]);
+    let n = N_ENTITIES / 4;
+    let mut w = ecs_core::World::new();
+    w.spawn_batch((0..n).map(|_| (P, V, A(0.0)))).unwrap();
+    w.spawn_batch((0..n).map(|_| (P, V, B(0.0)))).unwrap();
+    w.spawn_batch((0..n).map(|_| (P, V, C(0.0)))).unwrap();
+    w.spawn_batch((0..n).map(|_| (P, V, D(0.0)))).unwrap();
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,6 +509,64 @@ mod tests {
             (pos[0] - 1.0).abs() < 1e-4 && pos[1].abs() < 1e-4,
             "{pos:?}"
         );
+    }
+
+    /// One join5 pass in each library: every entity visited once, and the
+    /// same sums of what the kernel wrote.
+    #[test]
+    fn join5_worlds_agree() {
+        type Join<'a> = (
+            &'a mut Position,
+            &'a mut Health,
+            &'a Velocity,
+            &'a Radius,
+            &'a Team,
+        );
+        let sums = |it: &mut dyn Iterator<Item = (f32, f32)>| {
+            it.fold((0usize, 0.0f64, 0.0f64), |(n, ps, hs), (p, h)| {
+                (n + 1, ps + p as f64, hs + h as f64)
+            })
+        };
+        let mut ours = join5::ours();
+        let ours = sums(
+            &mut ours.query_mut::<Join>().into_iter().map(|(p, h, v, r, t)| {
+                join5_kernel(p, h, v, r, t);
+                (p.0[0] + p.0[1] + p.0[2], h.0)
+            }),
+        );
+        let mut bevy = join5::bevy();
+        let mut q = bevy.query::<Join>();
+        let bevy = sums(&mut q.iter_mut(&mut bevy).map(|(mut p, mut h, v, r, t)| {
+            join5_kernel(&mut p, &mut h, v, r, t);
+            (p.0[0] + p.0[1] + p.0[2], h.0)
+        }));
+        let mut hecs = join5::hecs();
+        let hecs = sums(
+            &mut hecs.query_mut::<Join>().into_iter().map(|(p, h, v, r, t)| {
+                join5_kernel(p, h, v, r, t);
+                (p.0[0] + p.0[1] + p.0[2], h.0)
+            }),
+        );
+        assert_eq!(ours.0, N_ENTITIES);
+        assert_eq!(ours, bevy);
+        assert_eq!(ours, hecs);
+    }
+
+    #[test]
+    fn query_worlds_hold_every_entity() {
+        let mut w = base_iter_world(N_ENTITIES);
+        assert_eq!(w.query::<(&Moving,)>().into_iter().count(), N_ENTITIES);
+        assert_eq!(
+            w.query_mut::<(&mut AxisMoving,)>().into_iter().count(),
+            N_ENTITIES
+        );
+        let mut w = par_light_world();
+        let n = std::sync::atomic::AtomicUsize::new(0);
+        w.query_mut::<(&mut Position, &Velocity)>()
+            .par_for_each(|_| {
+                n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            });
+        assert_eq!(n.into_inner(), N_ENTITIES);
     }
 
     #[test]

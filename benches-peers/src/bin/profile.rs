@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
-//! get_all, update, broadcast, simple_insert, simple_iter, frag_iter, add_remove. The second
+//! base_term, exact_term, get_all, update, broadcast, simple_insert,
+//! simple_iter, query_iter, join5, frag_iter, add_remove. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -67,6 +68,26 @@ fn main() {
                     w.for_each_mut(|m: &mut AxisMoving| sum += m.base.speed);
                 }
                 black_box(sum);
+            }
+        }
+        "base_term" | "exact_term" => {
+            // base_iter's world through the query engine: a `&mut Moving`
+            // term reaching every `AxisMoving` through the parent chain, or
+            // the exact `&mut AxisMoving`, negating the speed (the `_write`
+            // pair of the `base_term` bench).
+            let mut w = base_iter_world(N_ENTITIES);
+            let base = scenario == "base_term";
+            for _ in 0..reps * 100 {
+                if base {
+                    for (m,) in w.query_mut::<(&mut Moving,)>() {
+                        m.speed = -m.speed;
+                    }
+                } else {
+                    for (m,) in w.query_mut::<(&mut AxisMoving,)>() {
+                        m.base.speed = -m.base.speed;
+                    }
+                }
+                black_box(&mut w);
             }
         }
         "get_parent" | "get_exact" => {
@@ -140,6 +161,30 @@ fn main() {
                     }
                 })
                 .unwrap();
+            }
+        }
+        "query_iter" => {
+            // simple_iter through a `for` loop over `query_mut`.
+            let mut w = simple::ours(N_ENTITIES, simple_bundle);
+            for _ in 0..reps {
+                for (p, v) in w.query_mut::<(&mut Position, &Velocity)>() {
+                    for k in 0..3 {
+                        p.0[k] += v.0[k];
+                    }
+                }
+                black_box(&mut w);
+            }
+        }
+        "join5" => {
+            // Five terms over four tables (the `join5` bench's `ours`).
+            let mut w = join5::ours();
+            for _ in 0..reps {
+                for (p, h, v, r, t) in
+                    w.query_mut::<(&mut Position, &mut Health, &Velocity, &Radius, &Team)>()
+                {
+                    join5_kernel(p, h, v, r, t);
+                }
+                black_box(&mut w);
             }
         }
         "frag_iter" => {
