@@ -69,15 +69,15 @@ BASE_VS_EXACT = [
 VARIANTS = [
     ("simple_iter (`query_mut`)", "simple_iter", "ours_query", "bevy", "bevy",
      "`for (p, v) in world.query_mut::<(&mut Position, &Velocity)>()`", True),
-    ("simple_iter (query `for_each`)", "simple_iter", "ours_query_for_each", "bevy", "bevy",
+    ("simple_iter (query `for_each`)", "simple_iter", "ours", "bevy", "bevy",
      "the same query through `for_each`", False),
     ("frag_iter (`query_mut`)", "frag_iter", "ours_query", PEERS, "faster peer",
      "`for (d,) in world.query_mut::<(&mut Data,)>()`", True),
     ("join5 (`for_each`)", "join5", "ours_for_each", PEERS, "faster peer",
      "the join5 query through `for_each`", False),
-    ("heavy_compute (query `par_for_each`)", "heavy_compute", "ours_query", "bevy", "bevy",
+    ("heavy_compute (query `par_for_each`)", "heavy_compute", "ours", "bevy", "bevy",
      "`query_mut::<(&mut Transform, &mut Position)>().par_for_each(..)`", False),
-    ("heavy_compute (query sequential)", "heavy_compute", "ours_query_seq", "ours_query",
+    ("heavy_compute (query sequential)", "heavy_compute", "ours_query_seq", "ours",
      "ours `par_for_each`",
      "the same query through the sequential `for_each`: the ratio is the threads' speedup",
      False),
@@ -105,7 +105,7 @@ TARGETS = [
     ("query iterator <= 1.0x bevy's `Query` (simple_iter)", ("simple_iter", "ours_query"),
      ("simple_iter", "bevy"), 1.0),
     ("query iterator <= 1.1x query `for_each` (simple_iter)", ("simple_iter", "ours_query"),
-     ("simple_iter", "ours_query_for_each"), 1.1),
+     ("simple_iter", "ours"), 1.1),
     ("join5 <= 1.0x hecs", ("join5", "ours"), ("join5", "hecs"), 1.0),
     ("join5 <= 1.0x bevy", ("join5", "ours"), ("join5", "bevy"), 1.0),
     ("base-type query term <= 1.2x exact (sum)", ("base_term", "ours_base"),
@@ -126,7 +126,7 @@ TARGETS = [
 # slow / fast >= minimum.
 SPEEDUPS = [
     ("heavy_compute query `par_for_each` >= 1.7x faster than its sequential `for_each`",
-     ("heavy_compute", "ours_query_seq"), ("heavy_compute", "ours_query"), 1.7),
+     ("heavy_compute", "ours_query_seq"), ("heavy_compute", "ours"), 1.7),
 ]
 
 
@@ -329,15 +329,12 @@ def markdown(rows, data, memory, targets, info, compile_cost=None):
         ratio = f"{ours / base:.2f}x (vs {base_name} {fmt_ns(base)})" if base else "–"
         out.append(f"| {label} | {fmt_ns(ours)} | {peers} | {ratio} | {what} |")
     si = data.get("simple_iter", {})
-    vec, ours_iter = per_elem(si.get("vec")), per_elem(si.get("ours_iter"))
+    vec = per_elem(si.get("vec"))
     if vec is not None:
         ours = per_elem(si.get("ours"))
         ratio = f"{ours / vec:.2f}x" if ours is not None else "–"
         out.append(f"| simple_iter (plain Vec) | {fmt_ns(ours)} | – | – | {ratio} "
                    f"(vs `Vec<(Position, Velocity)>` {fmt_ns(vec)}) | the no-ECS floor |")
-    if ours_iter is not None:
-        out.append(f"| simple_iter (`iter_pairs_mut`) | {fmt_ns(ours_iter)} | – | – | – | "
-                   "ours through the iterator instead of `for_each_pair_mut` |")
     up_ctx = per_elem(data.get("update", {}).get("ours_ctx"))
     if up_ctx is not None:
         out.append(f"| update (`ctx.get_mut` lookup) | {fmt_ns(up_ctx)} | – | – | – | "
@@ -396,7 +393,7 @@ def markdown(rows, data, memory, targets, info, compile_cost=None):
     out.append("Notes: bevy_ecs and hecs cannot hold several components of one type per entity, "
                "so `get_all` gives them one `Colliders(Vec<Collider>)` component. In "
                "heavy_compute bevy (`par_iter_mut`, multi_threaded) and ours "
-               "(`par_for_each_pair_mut`, and the query's `par_for_each`) use both cores; hecs has "
+               "(the query's `par_for_each`) use both cores; hecs has "
                "no built-in parallel "
                "iteration and runs on one. bevy queries are cached `QueryState`s, as a system "
                "holds them.")

@@ -366,44 +366,27 @@ fn add_assign(p: &mut [f32; 3], v: &[f32; 3]) {
 }
 
 /// ecs_bench_suite simple_iter: `pos += vel` over the simple_insert world.
-/// Ours four ways: `for_each_pair_mut` (`ours`), `iter_pairs_mut`
-/// (`ours_iter`), and a `query_mut::<(&mut Position, &Velocity)>()` walked
-/// by a `for` loop (`ours_query`) or by `for_each` (`ours_query_for_each`).
+/// Ours two ways: `query_mut::<(&mut Position, &Velocity)>()` walked by
+/// `for_each` (`ours`) or by a `for` loop (`ours_query`).
 fn bench_simple_iter(c: &mut Criterion) {
     let mut group = c.benchmark_group("simple_iter");
     group.throughput(Throughput::Elements(N_ENTITIES as u64));
     {
         let mut world = simple::ours(N_ENTITIES, simple_bundle);
+        // The query engine: the closure form (`ours`) and the iterator a
+        // `for` loop walks (`ours_query`).
         group.bench_function("ours", |b| {
             b.iter(|| {
                 world
-                    .for_each_pair_mut(|p: &mut Position, v: &mut Velocity| {
-                        add_assign(&mut p.0, &v.0)
-                    })
-                    .unwrap()
+                    .query_mut::<(&mut Position, &Velocity)>()
+                    .for_each(|(p, v)| add_assign(&mut p.0, &v.0))
             })
         });
-        group.bench_function("ours_iter", |b| {
-            b.iter(|| {
-                for (_, p, v) in world.iter_pairs_mut::<Position, Velocity>().unwrap() {
-                    add_assign(&mut p.0, &v.0);
-                }
-            })
-        });
-        // The query engine on the same world: the iterator (a `for` loop)
-        // and the closure form.
         group.bench_function("ours_query", |b| {
             b.iter(|| {
                 for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
                     add_assign(&mut p.0, &v.0);
                 }
-            })
-        });
-        group.bench_function("ours_query_for_each", |b| {
-            b.iter(|| {
-                world
-                    .query_mut::<(&mut Position, &Velocity)>()
-                    .for_each(|(p, v)| add_assign(&mut p.0, &v.0))
             })
         });
     }
@@ -682,9 +665,9 @@ fn bench_add_remove(c: &mut Criterion) {
 
 /// ecs_bench_suite heavy_compute: 1k entities; invert each Transform 100
 /// times, then transform the Position. bevy uses `par_iter_mut` on its
-/// compute task pool, ours `par_for_each_pair_mut` (`ours`) and
-/// `query_mut(..).par_for_each` (`ours_query`, with `ours_query_seq` the
-/// same query's sequential `for_each`); hecs has no built-in parallel
+/// compute task pool, ours `query_mut(..).par_for_each` (`ours`, with
+/// `ours_query_seq` the same query's sequential `for_each`); hecs has no
+/// built-in parallel
 /// iteration, so it runs sequentially.
 fn bench_heavy_compute(c: &mut Criterion) {
     const HEAVY: usize = 1_000;
@@ -692,18 +675,9 @@ fn bench_heavy_compute(c: &mut Criterion) {
     group.throughput(Throughput::Elements(HEAVY as u64));
     {
         let mut world = simple::ours(HEAVY, heavy_bundle);
+        // `par_for_each`, and the same query's sequential `for_each` to
+        // measure what the threads gain.
         group.bench_function("ours", |b| {
-            b.iter(|| {
-                world
-                    .par_for_each_pair_mut(|m: &mut Transform, p: &mut Position| {
-                        heavy_kernel(&mut m.0, &mut p.0)
-                    })
-                    .unwrap()
-            })
-        });
-        // The query engine on the same world: `par_for_each`, and the same
-        // query's sequential `for_each` to measure what the threads gain.
-        group.bench_function("ours_query", |b| {
             b.iter(|| {
                 world
                     .query_mut::<(&mut Transform, &mut Position)>()

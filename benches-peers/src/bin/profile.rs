@@ -70,6 +70,17 @@ fn main() {
                 black_box(sum);
             }
         }
+        "base_sum" => {
+            // base_term's read form: a shared query summing the base speed.
+            let w = base_iter_world(N_ENTITIES);
+            for _ in 0..reps * 100 {
+                let mut sum = 0.0f32;
+                for (m,) in w.query::<(&Moving,)>() {
+                    sum += m.speed;
+                }
+                black_box(sum);
+            }
+        }
         "base_term" | "exact_term" => {
             // base_iter's world through the query engine: a `&mut Moving`
             // term reaching every `AxisMoving` through the parent chain, or
@@ -155,12 +166,12 @@ fn main() {
         "simple_iter" => {
             let mut w = simple::ours(N_ENTITIES, simple_bundle);
             for _ in 0..reps {
-                w.for_each_pair_mut(|p: &mut Position, v: &mut Velocity| {
-                    for k in 0..3 {
-                        p.0[k] += v.0[k];
-                    }
-                })
-                .unwrap();
+                w.query_mut::<(&mut Position, &Velocity)>()
+                    .for_each(|(p, v)| {
+                        for k in 0..3 {
+                            p.0[k] += v.0[k];
+                        }
+                    });
             }
         }
         "query_iter" => {

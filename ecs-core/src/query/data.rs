@@ -29,6 +29,8 @@ pub trait QueryData {
     #[doc(hidden)]
     fn fetch<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>>;
     #[doc(hidden)]
+    fn fetch_fast<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>>;
+    #[doc(hidden)]
     fn split<'w>(cursors: Self::Cursors<'w>, at: usize) -> (Self::Cursors<'w>, Self::Cursors<'w>);
 }
 
@@ -53,6 +55,13 @@ macro_rules! query_data {
                 // left behind whole even when it is skipped.
                 $(let $var = $name::fetch($var);)+
                 Some(($($var?,)+))
+            }
+
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn fetch_fast<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>> {
+                let ($($var,)+) = cursors;
+                Some(($($name::fetch_fast($var)?,)+))
             }
 
             #[allow(non_snake_case)]

@@ -96,32 +96,39 @@ impl<'w> Source<'w> {
     ) -> Option<TableRows<'w, Q>> {
         let rows = self.table(table);
         let terms: &[TermInfo] = Q::TERMS;
-        let cursors = Q::cursors(&mut |i| match (terms[i].key, places[i]) {
-            (Some(_), _) if terms[i].all => {
-                let slots = many.get(i).map_or(&[][..], Vec::as_slice);
-                let kinds = slots
-                    .iter()
-                    .map(|&(seg, level)| self.slot(terms[i].mutable, seg, level, inactive).kind)
-                    .collect();
-                Slot {
-                    kind: SlotKind::Many(kinds),
+        let mut checked = false;
+        let cursors = Q::cursors(&mut |i| {
+            let slot = match (terms[i].key, places[i]) {
+                (Some(_), _) if terms[i].all => {
+                    let slots = many.get(i).map_or(&[][..], Vec::as_slice);
+                    let kinds = slots
+                        .iter()
+                        .map(|&(seg, level)| self.slot(terms[i].mutable, seg, level, inactive).kind)
+                        .collect();
+                    Slot {
+                        kind: SlotKind::Many(kinds),
+                    }
                 }
-            }
-            (None, _) => Slot {
-                kind: SlotKind::Owners {
-                    owners: rows.owners(),
-                    entities,
+                (None, _) => Slot {
+                    kind: SlotKind::Owners {
+                        owners: rows.owners(),
+                        entities,
+                    },
                 },
-            },
-            (Some(_), None) => Slot {
-                kind: SlotKind::Missing,
-            },
-            (Some(_), Some((seg, level))) => self.slot(terms[i].mutable, seg, level, inactive),
+                (Some(_), None) => Slot {
+                    kind: SlotKind::Missing,
+                },
+                (Some(_), Some((seg, level))) => self.slot(terms[i].mutable, seg, level, inactive),
+            };
+            checked |= slot.kind.checks();
+            slot
         })?;
+        let owners = (!inactive && rows.any_inactive()).then(|| rows.owners());
         Some(TableRows {
             cursors,
             left: rows.owners().len(),
-            owners: (!inactive && rows.any_inactive()).then(|| rows.owners()),
+            checked: owners.is_some() || checked,
+            owners,
             entities,
         })
     }
@@ -135,6 +142,8 @@ pub(crate) struct TableRows<'w, Q: QueryData> {
     /// skipped).
     owners: Option<&'w [EntityIndex]>,
     entities: &'w Entities,
+    /// Whether rows may be skipped (something in the table is disabled).
+    checked: bool,
 }
 
 impl<'w, Q: QueryData> TableRows<'w, Q> {
@@ -145,6 +154,19 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
 
     #[inline(always)]
     pub fn next(&mut self) -> Option<Q::Item<'w>> {
+        if self.checked {
+            return self.next_checked();
+        }
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        Q::fetch_fast(&mut self.cursors)
+    }
+
+    /// [`TableRows::next`] where rows may be skipped.
+    #[inline(never)]
+    fn next_checked(&mut self) -> Option<Q::Item<'w>> {
         while self.left > 0 {
             self.left -= 1;
             let active = match &mut self.owners {
@@ -182,12 +204,14 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
                 left: at,
                 owners: oa,
                 entities: self.entities,
+                checked: self.checked,
             },
             TableRows {
                 cursors: b,
                 left: self.left - at,
                 owners: ob,
                 entities: self.entities,
+                checked: self.checked,
             },
         )
     }
@@ -195,42 +219,27 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
 
 /// The iterator of a query: table by table, row by row.
 pub struct QueryIter<'w, Q: QueryData> {
+    /// The table being walked.
+    current: Option<TableRows<'w, Q>>,
+    /// Boxed: only the out-of-line [`Tables::open_next`] touches it, and a
+    /// pointer into the iterator itself would keep the compiler from
+    /// holding `current` in registers in a `for` loop.
+    tables: Box<Tables<'w>>,
+}
+
+/// The tables a query has yet to open.
+struct Tables<'w> {
     plan: Plan,
     next_table: usize,
     source: Source<'w>,
     entities: &'w Entities,
     inactive: bool,
-    current: Option<TableRows<'w, Q>>,
 }
 
-impl<'w, Q: QueryData> QueryIter<'w, Q> {
-    pub(crate) fn new(
-        plan: Plan,
-        source: Source<'w>,
-        entities: &'w Entities,
-        inactive: bool,
-    ) -> Self {
-        QueryIter {
-            plan,
-            next_table: 0,
-            source,
-            entities,
-            inactive,
-            current: None,
-        }
-    }
-
-    /// Every table's rows, opened at once (for splitting across threads).
-    pub(crate) fn into_tables(mut self) -> Vec<TableRows<'w, Q>> {
-        let mut all = Vec::with_capacity(self.plan.tables.len() + 1);
-        all.extend(self.current.take());
-        while let Some(rows) = self.open_next() {
-            all.push(rows);
-        }
-        all
-    }
-
-    fn open_next(&mut self) -> Option<TableRows<'w, Q>> {
+impl<'w> Tables<'w> {
+    #[cold]
+    #[inline(never)]
+    fn open_next<Q: QueryData>(&mut self) -> Option<TableRows<'w, Q>> {
         while self.next_table < self.plan.tables.len() {
             let i = self.next_table;
             self.next_table += 1;
@@ -248,10 +257,40 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
     }
 }
 
+impl<'w, Q: QueryData> QueryIter<'w, Q> {
+    pub(crate) fn new(
+        plan: Plan,
+        source: Source<'w>,
+        entities: &'w Entities,
+        inactive: bool,
+    ) -> Self {
+        QueryIter {
+            current: None,
+            tables: Box::new(Tables {
+                plan,
+                next_table: 0,
+                source,
+                entities,
+                inactive,
+            }),
+        }
+    }
+
+    /// Every table's rows, opened at once (for splitting across threads).
+    pub(crate) fn into_tables(mut self) -> Vec<TableRows<'w, Q>> {
+        let mut all = Vec::with_capacity(self.tables.plan.tables.len() + 1);
+        all.extend(self.current.take());
+        while let Some(rows) = self.tables.open_next() {
+            all.push(rows);
+        }
+        all
+    }
+}
+
 impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
     type Item = Q::Item<'w>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Q::Item<'w>> {
         loop {
             if let Some(rows) = &mut self.current {
@@ -259,7 +298,22 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
                     return Some(item);
                 }
             }
-            self.current = Some(self.open_next()?);
+            self.current = Some(self.tables.open_next()?);
+        }
+    }
+
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        loop {
+            if let Some(mut rows) = self.current.take() {
+                while let Some(item) = rows.next() {
+                    acc = f(acc, item);
+                }
+            }
+            match self.tables.open_next() {
+                Some(rows) => self.current = Some(rows),
+                None => return acc,
+            }
         }
     }
 
@@ -271,9 +325,10 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
 
 impl<Q: QueryData> QueryIter<'_, Q> {
     fn remaining_rows(&self) -> usize {
-        self.plan.tables[self.next_table..]
+        let t = &self.tables;
+        t.plan.tables[t.next_table..]
             .iter()
-            .map(|&t| self.source.table(t).owners().len())
+            .map(|&table| t.source.table(table).owners().len())
             .sum()
     }
 }

@@ -29,8 +29,8 @@ use plan::{Filters, Plan};
 /// what [`World::query`] takes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a read-only query",
-    label = "`World::query` only reads",
-    note = "call `query_mut` for a query with `&mut T` terms, or make every term shared (`&T`, `Option<&T>`, `All<&T>`, `EntityId`)"
+    label = "expected a tuple of read-only terms, such as `(&Position,)`",
+    note = "a query is a tuple of 1 to 16 terms, even for one term: `(&T,)`; `World::query` takes `&T`, `Option<&T>`, `All<&T>` and `EntityId` terms, and `query_mut` also `&mut T` ones"
 )]
 pub trait ReadOnlyQueryData: QueryData {}
 

@@ -39,25 +39,24 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         F: Fn(Q::Item<'_>) + Sync + Send,
     {
         let mut tables = self.into_iter().into_tables();
-        let total: usize = tables.iter().map(TableRows::len).sum();
         // The probe: the first rows, on this thread.
         let start = std::time::Instant::now();
         let mut probed = 0;
         while probed < PROBE_ROWS {
             let Some(rows) = tables.last_mut() else { break };
-            let before = rows.len();
-            // Rows skipped on the way (disabled, killed) count as visited.
             match rows.next() {
                 Some(item) => {
-                    probed += before - rows.len();
+                    probed += 1;
                     f(item);
                 }
                 None => {
-                    probed += before;
                     tables.pop();
                 }
             }
         }
+        // An estimate: skipped rows are not counted, and the probed table's
+        // own count is from before the probe.
+        let total = tables.iter().map(TableRows::len).sum::<usize>() + probed;
         let rest = total - probed;
         let per_row = start.elapsed().as_nanos() / probed.max(1) as u128;
         let threads = rayon::current_num_threads();

@@ -64,6 +64,17 @@ pub(crate) enum SlotKind<'w> {
     },
 }
 
+impl SlotKind<'_> {
+    /// Whether rows read through this slot may be skipped.
+    pub(crate) fn checks(&self) -> bool {
+        match self {
+            SlotKind::Shared { check, .. } | SlotKind::Mut { check, .. } => *check,
+            SlotKind::Many(kinds) => kinds.iter().any(SlotKind::checks),
+            SlotKind::Missing | SlotKind::Owners { .. } => false,
+        }
+    }
+}
+
 /// One element of a query tuple: `&T`, `&mut T`, `Option<&T>`,
 /// `Option<&mut T>` (for any component `T`) or [`EntityId`].
 #[diagnostic::on_unimplemented(
@@ -87,6 +98,9 @@ pub trait Term {
     /// entity is then skipped).
     #[doc(hidden)]
     fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Self::Item<'w>>;
+    /// [`Term::fetch`] for a table where nothing is disabled: no check.
+    #[doc(hidden)]
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Self::Item<'w>>;
     #[doc(hidden)]
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>);
 }
@@ -164,6 +178,11 @@ impl<'w, T: Component> Reads<'w, T> {
         }
     }
 
+    #[inline(always)]
+    fn next_fast(&mut self) -> Option<&'w T> {
+        self.values.next()
+    }
+
     fn split(self, at: usize) -> (Self, Self) {
         let (a, b) = self.values.split_at(at);
         let (ma, mb) = split_metas(self.metas, at);
@@ -207,6 +226,11 @@ impl<'w, T: Component> Writes<'w, T> {
         }
     }
 
+    #[inline(always)]
+    fn next_fast(&mut self) -> Option<&'w mut T> {
+        self.values.next()
+    }
+
     fn split(self, at: usize) -> (Self, Self) {
         let (a, b) = self.values.split_at(at);
         let (ma, mb) = split_metas(self.metas, at);
@@ -237,6 +261,11 @@ impl<T: Component> Term for &T {
         cursor.next()
     }
 
+    #[inline(always)]
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<&'w T> {
+        cursor.next_fast()
+    }
+
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
         cursor.split(at)
     }
@@ -256,6 +285,11 @@ impl<T: Component> Term for &mut T {
         cursor.next()
     }
 
+    #[inline(always)]
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<&'w mut T> {
+        cursor.next_fast()
+    }
+
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
         cursor.split(at)
     }
@@ -273,6 +307,11 @@ impl<T: Component> Term for Option<&T> {
     #[inline(always)]
     fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w T>> {
         Some(cursor.as_mut().and_then(Reads::next))
+    }
+
+    #[inline(always)]
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w T>> {
+        Some(cursor.as_mut().and_then(Reads::next_fast))
     }
 
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
@@ -298,6 +337,11 @@ impl<T: Component> Term for Option<&mut T> {
     #[inline(always)]
     fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w mut T>> {
         Some(cursor.as_mut().and_then(Writes::next))
+    }
+
+    #[inline(always)]
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w mut T>> {
+        Some(cursor.as_mut().and_then(Writes::next_fast))
     }
 
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
@@ -346,6 +390,11 @@ impl Term for EntityId {
         let (&owner, rest) = cursor.owners.split_first()?;
         cursor.owners = rest;
         Some(cursor.entities.id_at(owner))
+    }
+
+    #[inline(always)]
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Self::Item<'w>> {
+        Self::fetch(cursor)
     }
 
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
@@ -416,6 +465,10 @@ impl<T: Component> Term for All<&T> {
         Some(cursor.iter_mut().filter_map(Reads::next).collect())
     }
 
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w T>> {
+        Self::fetch(cursor)
+    }
+
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
         cursor.into_iter().map(|c| c.split(at)).unzip()
     }
@@ -435,6 +488,10 @@ impl<T: Component> Term for All<&mut T> {
 
     fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w mut T>> {
         Some(cursor.iter_mut().filter_map(Writes::next).collect())
+    }
+
+    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w mut T>> {
+        Self::fetch(cursor)
     }
 
     fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {

@@ -412,11 +412,11 @@ impl BlobVec {
     /// Every row's `T` at chain level `level`, in row order.
     pub fn iter<T: 'static>(&self, level: usize) -> Option<Strided<'_, T>> {
         let offset = self.offset_as::<T>(level)?;
+        let (next, end, step) = self.walk(offset);
         Some(Strided {
-            // `wrapping_add`: for an empty array the address is never read.
-            next: self.ptr.as_ptr().wrapping_add(offset),
-            left: self.len,
-            stride: self.size(),
+            next,
+            end,
+            step,
             _borrow: PhantomData,
         })
     }
@@ -424,12 +424,32 @@ impl BlobVec {
     /// Mutable twin of [`BlobVec::iter`].
     pub fn iter_mut<T: 'static>(&mut self, level: usize) -> Option<StridedMut<'_, T>> {
         let offset = self.offset_as::<T>(level)?;
+        let (next, end, step) = self.walk(offset);
         Some(StridedMut {
-            next: self.ptr.as_ptr().wrapping_add(offset),
-            left: self.len,
-            stride: self.size(),
+            next,
+            end,
+            step,
             _borrow: PhantomData,
         })
+    }
+
+    /// Where a walk of every row's part at `offset` starts and ends, and
+    /// its step: the stride, or for zero-sized values the alignment, so
+    /// the walk still counts rows and every address is aligned.
+    fn walk(&self, offset: usize) -> (*mut u8, *mut u8, usize) {
+        let step = if self.size == 0 {
+            self.ty.layout.align()
+        } else {
+            self.size
+        };
+        // `wrapping_add`: the end is one past the last row (or, for
+        // zero-sized values, a count in addresses), never read.
+        let next = self.ptr.as_ptr().wrapping_add(offset);
+        let span = self
+            .len
+            .checked_mul(step)
+            .expect("rows fit the address space");
+        (next, next.wrapping_add(span), step)
     }
 
     /// Removes row `row`, moving the last row into its place, and returns
@@ -537,32 +557,33 @@ impl Drop for BlobVec {
     }
 }
 
-/// Shared `T`s, one per row, `stride` bytes apart.
+/// Shared `T`s, one per row, `step` bytes apart, from `next` up to `end`.
 pub(crate) struct Strided<'a, T> {
     next: *const u8,
-    left: usize,
-    stride: usize,
+    end: *const u8,
+    step: usize,
     _borrow: PhantomData<&'a T>,
 }
 
 impl<'a, T> Iterator for Strided<'a, T> {
     type Item = &'a T;
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<&'a T> {
-        if self.left == 0 {
+        if self.next == self.end {
             return None;
         }
-        self.left -= 1;
         // SAFETY: `BlobVec::iter` checked that every row holds a `T` at the
-        // starting offset; `left` counts the rows not yet visited, and the
-        // array is borrowed for `'a`.
+        // starting offset; `next` is below `end`, so it addresses a row not
+        // yet visited (for zero-sized values, an aligned non-null address,
+        // all a zero-sized read needs), and the array is borrowed for `'a`.
         let item = unsafe { &*self.next.cast::<T>() };
-        self.next = self.next.wrapping_add(self.stride);
+        self.next = self.next.wrapping_add(self.step);
         Some(item)
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
+        let left = (self.end as usize - self.next as usize) / self.step;
+        (left, Some(left))
     }
 }
 
@@ -574,47 +595,51 @@ unsafe impl<T: Sync> Send for Strided<'_, T> {}
 // SAFETY: as for `Send`.
 unsafe impl<T: Sync> Sync for Strided<'_, T> {}
 
-impl<'a, T> Strided<'a, T> {
+impl<T> Strided<'_, T> {
     /// The first `at` rows (at most all), and the rest.
     pub fn split_at(self, at: usize) -> (Self, Self) {
-        let at = at.min(self.left);
-        let rest = Strided {
-            // `wrapping_add`: past the end only when the rest is empty, and
-            // then never read.
-            next: self.next.wrapping_add(at * self.stride),
-            left: self.left - at,
+        let at = at.min(self.len());
+        let middle = self.next.wrapping_add(at * self.step);
+        let first = Strided {
+            end: middle,
             ..self
         };
-        (Strided { left: at, ..self }, rest)
+        (
+            first,
+            Strided {
+                next: middle,
+                ..self
+            },
+        )
     }
 }
 
-/// Mutable `T`s, one per row, `stride` bytes apart.
+/// Mutable `T`s, one per row, `step` bytes apart, from `next` up to `end`.
 pub(crate) struct StridedMut<'a, T> {
     next: *mut u8,
-    left: usize,
-    stride: usize,
+    end: *mut u8,
+    step: usize,
     _borrow: PhantomData<&'a mut T>,
 }
 
 impl<'a, T> Iterator for StridedMut<'a, T> {
     type Item = &'a mut T;
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<&'a mut T> {
-        if self.left == 0 {
+        if self.next == self.end {
             return None;
         }
-        self.left -= 1;
         // SAFETY: as for `Strided`; each row is yielded once and rows do not
-        // overlap (`stride` is the size of the value holding the `T`), and
+        // overlap (`step` is the size of the value holding the `T`), and
         // the array is borrowed mutably for `'a`, so the borrows are unique.
         let item = unsafe { &mut *self.next.cast::<T>() };
-        self.next = self.next.wrapping_add(self.stride);
+        self.next = self.next.wrapping_add(self.step);
         Some(item)
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
+        let left = (self.end as usize - self.next as usize) / self.step;
+        (left, Some(left))
     }
 }
 
@@ -627,23 +652,22 @@ unsafe impl<T: Send> Send for StridedMut<'_, T> {}
 // SAFETY: as for `Send`; `&StridedMut` hands out nothing.
 unsafe impl<T: Sync> Sync for StridedMut<'_, T> {}
 
-impl<'a, T> StridedMut<'a, T> {
+impl<T> StridedMut<'_, T> {
     /// The first `at` rows (at most all), and the rest: disjoint rows, so
     /// each half hands out its own unique borrows.
     pub fn split_at(self, at: usize) -> (Self, Self) {
-        let at = at.min(self.left);
-        let rest = StridedMut {
-            // `wrapping_add`: past the end only when the rest is empty, and
-            // then never read.
-            next: self.next.wrapping_add(at * self.stride),
-            left: self.left - at,
-            stride: self.stride,
-            _borrow: PhantomData,
-        };
+        let at = at.min(self.len());
+        let middle = self.next.wrapping_add(at * self.step);
         let first = StridedMut {
             next: self.next,
-            left: at,
-            stride: self.stride,
+            end: middle,
+            step: self.step,
+            _borrow: PhantomData,
+        };
+        let rest = StridedMut {
+            next: middle,
+            end: self.end,
+            step: self.step,
             _borrow: PhantomData,
         };
         (first, rest)
