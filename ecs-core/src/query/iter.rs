@@ -164,8 +164,10 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         Q::fetch_fast(&mut self.cursors)
     }
 
-    /// [`TableRows::next`] where rows may be skipped.
-    #[inline(never)]
+    /// [`TableRows::next`] where rows may be skipped. Inlined too: a call
+    /// taking `&mut self` would keep the compiler from holding the cursors
+    /// in registers in the fast path.
+    #[inline(always)]
     fn next_checked(&mut self) -> Option<Q::Item<'w>> {
         while self.left > 0 {
             self.left -= 1;

@@ -436,20 +436,28 @@ impl BlobVec {
     /// Where a walk of every row's part at `offset` starts and ends, and
     /// its step: the stride, or for zero-sized values the alignment, so
     /// the walk still counts rows and every address is aligned.
-    fn walk(&self, offset: usize) -> (*mut u8, *mut u8, usize) {
+    fn walk(&self, offset: usize) -> (NonNull<u8>, *mut u8, usize) {
         let step = if self.size == 0 {
             self.ty.layout.align()
         } else {
             self.size
         };
-        // `wrapping_add`: the end is one past the last row (or, for
-        // zero-sized values, a count in addresses), never read.
-        let next = self.ptr.as_ptr().wrapping_add(offset);
         let span = self
             .len
             .checked_mul(step)
             .expect("rows fit the address space");
-        (next, next.wrapping_add(span), step)
+        // The walk's addresses run from the first row's part up to one past
+        // the last row (for zero-sized values, aligned addresses above the
+        // non-null base); checked not to wrap, none of them is null, which
+        // is what the walks' `new_unchecked` rely on.
+        (self.ptr.as_ptr() as usize)
+            .checked_add(offset)
+            .and_then(|a| a.checked_add(span))
+            .expect("rows fit the address space");
+        let next = self.ptr.as_ptr().wrapping_add(offset);
+        // `wrapping_add`: the end is never read.
+        let next = NonNull::new(next).expect("a row's address is not null");
+        (next, next.as_ptr().wrapping_add(span), step)
     }
 
     /// Removes row `row`, moving the last row into its place, and returns
@@ -559,8 +567,8 @@ impl Drop for BlobVec {
 
 /// Shared `T`s, one per row, `step` bytes apart, from `next` up to `end`.
 pub(crate) struct Strided<'a, T> {
-    next: *const u8,
-    end: *const u8,
+    next: NonNull<u8>,
+    end: *mut u8,
     step: usize,
     _borrow: PhantomData<&'a T>,
 }
@@ -569,20 +577,22 @@ impl<'a, T> Iterator for Strided<'a, T> {
     type Item = &'a T;
     #[inline(always)]
     fn next(&mut self) -> Option<&'a T> {
-        if self.next == self.end {
+        if self.next.as_ptr() == self.end {
             return None;
         }
         // SAFETY: `BlobVec::iter` checked that every row holds a `T` at the
         // starting offset; `next` is below `end`, so it addresses a row not
         // yet visited (for zero-sized values, an aligned non-null address,
         // all a zero-sized read needs), and the array is borrowed for `'a`.
-        let item = unsafe { &*self.next.cast::<T>() };
-        self.next = self.next.wrapping_add(self.step);
+        let item = unsafe { self.next.cast::<T>().as_ref() };
+        // SAFETY: `next` was below `end`, so one step on is at most `end`,
+        // and no address from the walk's start to `end` is null (`walk`).
+        self.next = unsafe { NonNull::new_unchecked(self.next.as_ptr().wrapping_add(self.step)) };
         Some(item)
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = (self.end as usize - self.next as usize) / self.step;
+        let left = (self.end as usize - self.next.as_ptr() as usize) / self.step;
         (left, Some(left))
     }
 }
@@ -599,9 +609,12 @@ impl<T> Strided<'_, T> {
     /// The first `at` rows (at most all), and the rest.
     pub fn split_at(self, at: usize) -> (Self, Self) {
         let at = at.min(self.len());
-        let middle = self.next.wrapping_add(at * self.step);
+        let middle = self.next.as_ptr().wrapping_add(at * self.step);
+        // SAFETY: `at` rows on is at most `end`, and no address of the walk
+        // is null (`walk`).
+        let middle = unsafe { NonNull::new_unchecked(middle) };
         let first = Strided {
-            end: middle,
+            end: middle.as_ptr(),
             ..self
         };
         (
@@ -616,7 +629,7 @@ impl<T> Strided<'_, T> {
 
 /// Mutable `T`s, one per row, `step` bytes apart, from `next` up to `end`.
 pub(crate) struct StridedMut<'a, T> {
-    next: *mut u8,
+    next: NonNull<u8>,
     end: *mut u8,
     step: usize,
     _borrow: PhantomData<&'a mut T>,
@@ -626,19 +639,20 @@ impl<'a, T> Iterator for StridedMut<'a, T> {
     type Item = &'a mut T;
     #[inline(always)]
     fn next(&mut self) -> Option<&'a mut T> {
-        if self.next == self.end {
+        if self.next.as_ptr() == self.end {
             return None;
         }
         // SAFETY: as for `Strided`; each row is yielded once and rows do not
         // overlap (`step` is the size of the value holding the `T`), and
         // the array is borrowed mutably for `'a`, so the borrows are unique.
-        let item = unsafe { &mut *self.next.cast::<T>() };
-        self.next = self.next.wrapping_add(self.step);
+        let item = unsafe { self.next.cast::<T>().as_mut() };
+        // SAFETY: as in `Strided::next`.
+        self.next = unsafe { NonNull::new_unchecked(self.next.as_ptr().wrapping_add(self.step)) };
         Some(item)
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = (self.end as usize - self.next as usize) / self.step;
+        let left = (self.end as usize - self.next.as_ptr() as usize) / self.step;
         (left, Some(left))
     }
 }
@@ -657,10 +671,12 @@ impl<T> StridedMut<'_, T> {
     /// each half hands out its own unique borrows.
     pub fn split_at(self, at: usize) -> (Self, Self) {
         let at = at.min(self.len());
-        let middle = self.next.wrapping_add(at * self.step);
+        let middle = self.next.as_ptr().wrapping_add(at * self.step);
+        // SAFETY: as in `Strided::split_at`.
+        let middle = unsafe { NonNull::new_unchecked(middle) };
         let first = StridedMut {
             next: self.next,
-            end: middle,
+            end: middle.as_ptr(),
             step: self.step,
             _borrow: PhantomData,
         };
