@@ -189,6 +189,15 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         None
     }
 
+    /// Calls `f` with every row left; by value, so the cursors can live in
+    /// registers.
+    #[inline(always)]
+    pub fn for_each_row(mut self, f: &impl Fn(Q::Item<'w>)) {
+        while let Some(item) = self.next() {
+            f(item);
+        }
+    }
+
     /// The first `at` rows and the rest.
     pub fn split(self, at: usize) -> (Self, Self) {
         let at = at.min(self.left);

@@ -6,18 +6,24 @@ use crate::query::data::QueryData;
 use crate::query::iter::TableRows;
 use crate::query::QueryMut;
 
-/// Rows visited on the calling thread first, to measure what one costs.
+/// Rows visited on the calling thread first, at most, to measure what one
+/// costs; the clock is read after 1, 8 and 64 rows (few reads: each costs
+/// more than a light row), and the probe stops once it has run
+/// [`PROBE_NS`], so a heavy loop keeps the other threads waiting for a row
+/// or a few only.
 const PROBE_ROWS: usize = 64;
+const PROBE_NS: u128 = 2_000;
 /// Below this estimated time (in nanoseconds) for the rest, splitting the
 /// work would cost more than it saves: the rest runs on the calling thread.
-const PARALLEL_ABOVE_NS: u128 = 50_000;
+const PARALLEL_ABOVE_NS: u128 = 200_000;
 
 impl<'w, Q: QueryData> QueryMut<'w, Q> {
     /// Calls `f` with every matching entity's items, spread over rayon's
     /// global thread pool, in no particular order.
     ///
-    /// The first rows run on the calling thread and are timed: a light loop
-    /// (the rest estimated under 50 µs) finishes there, so it never pays
+    /// The first rows (up to 64, or 2 µs of work) run on the calling thread
+    /// and are timed: a light loop (the rest estimated under 200 µs)
+    /// finishes there, so it never pays
     /// for waking threads; a heavier one is cut into chunks, about four per
     /// thread, which the pool balances.
     ///
@@ -42,6 +48,7 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         // The probe: the first rows, on this thread.
         let start = std::time::Instant::now();
         let mut probed = 0;
+        let mut next_look = 1;
         while probed < PROBE_ROWS {
             let Some(rows) = tables.last_mut() else { break };
             match rows.next() {
@@ -51,7 +58,14 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
                 }
                 None => {
                     tables.pop();
+                    continue;
                 }
+            }
+            if probed == next_look {
+                if start.elapsed().as_nanos() >= PROBE_NS {
+                    break;
+                }
+                next_look *= 8;
             }
         }
         // An estimate: skipped rows are not counted, and the probed table's
@@ -61,10 +75,8 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         let per_row = start.elapsed().as_nanos() / probed.max(1) as u128;
         let threads = rayon::current_num_threads();
         if threads < 2 || per_row * (rest as u128) < PARALLEL_ABOVE_NS {
-            for mut rows in tables {
-                while let Some(item) = rows.next() {
-                    f(item);
-                }
+            for rows in tables {
+                rows.for_each_row(&f);
             }
             return;
         }
@@ -78,10 +90,8 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
             }
             chunks.push(rows);
         }
-        chunks.into_par_iter().for_each(|mut rows| {
-            while let Some(item) = rows.next() {
-                f(item);
-            }
-        });
+        chunks
+            .into_par_iter()
+            .for_each(|rows| rows.for_each_row(&f));
     }
 }
