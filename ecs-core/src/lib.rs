@@ -143,6 +143,7 @@
 //! | `component` | the [`Component`] trait, the key chain, the per-type vtable constant the derive generates, capability probes, process-wide type numbers | one constant per type |
 //! | `storage` | the type registry with is-a bit sets, type-erased segments (one per table and type, all in one array so the is-a index names them directly), per-type columns (segment list, trash, lending), the tables, and every structural move (enter, leave, relocate, trash-then-drop); `storage::raw` is the only module with `unsafe` | `Storage` |
 //! | `world` | [`World`] = entities + storage + scene + runtime state + resources; [`EntityRef`]/[`EntityMut`], the insert, remove and spawn paths, queries | `World`, `Resources` |
+//! | `query` | queries over tuples of terms: table matching, the terms' cursors, the compile-time conflict check, rayon splitting | none: a plan per query call |
 //! | `runtime` | behaviours and hooks, [`Context`], [`Commands`], messages | `RuntimeState` (update order, commands) |
 //! | `scene` | the hierarchy, names, tree search | `Hierarchy`, `Names` |
 //! | `data` | the by-name catalog, by-name operations, clone, blueprints, save/load, inspect | none: built on the layers below |
