@@ -204,6 +204,16 @@ fn main() {
                 w.for_each_mut(|d: &mut Data| d.0 *= 2.0);
             }
         }
+        "frag_query" => {
+            // frag_iter through the query engine: the per-call cost of
+            // matching 26 small tables and opening each.
+            let mut w = frag::ours();
+            for _ in 0..reps * 100 {
+                for (d,) in w.query_mut::<(&mut Data,)>() {
+                    d.0 *= 2.0;
+                }
+            }
+        }
         "add_remove" => {
             let mut w = World::new();
             let ids = w

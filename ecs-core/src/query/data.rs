@@ -25,7 +25,7 @@ pub trait QueryData {
     #[doc(hidden)]
     const CHECKED: ();
     #[doc(hidden)]
-    fn cursors<'w>(slots: &mut dyn FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>>;
+    fn cursors<'w>(slots: impl FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>>;
     #[doc(hidden)]
     fn fetch<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>>;
     #[doc(hidden)]
@@ -42,7 +42,7 @@ macro_rules! query_data {
             const TERMS: &'static [TermInfo] = &[$($name::INFO),+];
             const CHECKED: () = check(Self::TERMS);
 
-            fn cursors<'w>(slots: &mut dyn FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>> {
+            fn cursors<'w>(mut slots: impl FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>> {
                 let mut index = 0..;
                 Some(($($name::cursor(slots(index.next().expect("an endless range")))?,)+))
             }

@@ -97,7 +97,7 @@ impl<'w> Source<'w> {
         let rows = self.table(table);
         let terms: &[TermInfo] = Q::TERMS;
         let mut checked = false;
-        let cursors = Q::cursors(&mut |i| {
+        let cursors = Q::cursors(|i| {
             let slot = match (terms[i].key, places[i]) {
                 (Some(_), _) if terms[i].all => {
                     let slots = many.get(i).map_or(&[][..], Vec::as_slice);

@@ -38,9 +38,12 @@ impl Plan {
             .iter()
             .map(|t| t.key.and_then(|k| index(k.type_id())))
             .collect();
+        // Sized for every table up front: growing one table at a time
+        // would reallocate several times per query.
+        let count = storage.table_count();
         let mut plan = Plan {
-            tables: Vec::new(),
-            places: Vec::new(),
+            tables: Vec::with_capacity(count),
+            places: Vec::with_capacity(count * terms.len()),
             many: Vec::new(),
             terms: terms.len(),
         };
