@@ -204,6 +204,28 @@ fn main() {
                 w.for_each_mut(|d: &mut Data| d.0 *= 2.0);
             }
         }
+        "par_light" | "seq_light" => {
+            // par_light's world: `par_for_each` (which stays on this thread
+            // for so light a loop) against the sequential `for_each`.
+            let mut w = par_light_world();
+            let par = scenario == "par_light";
+            for _ in 0..reps {
+                let q = w.query_mut::<(&mut Position, &Velocity)>();
+                if par {
+                    q.par_for_each(|(p, v)| {
+                        for k in 0..3 {
+                            p.0[k] += v.0[k];
+                        }
+                    });
+                } else {
+                    q.for_each(|(p, v)| {
+                        for k in 0..3 {
+                            p.0[k] += v.0[k];
+                        }
+                    });
+                }
+            }
+        }
         "frag_query" => {
             // frag_iter through the query engine: the per-call cost of
             // matching 26 small tables and opening each.
