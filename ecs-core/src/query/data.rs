@@ -4,6 +4,7 @@
 
 use crate::component::str_eq;
 use crate::query::term::{Slot, Term, TermInfo};
+use crate::ComponentKey;
 
 /// A tuple of [`Term`]s, what [`World::query`](crate::World::query) and
 /// [`World::query_mut`](crate::World::query_mut) take: `(&Position,)`,
@@ -78,6 +79,7 @@ for_each_tuple!(query_data);
 
 /// Two terms of one query that could hand out the same component, one of
 /// them mutably: `a`'s type is `b`'s or derives from it (or the reverse).
+/// `None` when only `TypeId`s can tell (generic instantiations).
 const fn conflict(a: &TermInfo, b: &TermInfo) -> Option<bool> {
     let (Some(ka), Some(kb)) = (a.key, b.key) else {
         return Some(false);
@@ -85,20 +87,19 @@ const fn conflict(a: &TermInfo, b: &TermInfo) -> Option<bool> {
     if !a.mutable && !b.mutable {
         return Some(false);
     }
-    let mut ambiguous = false;
-    // `b` among `a`'s chain (a is-a b), then `a` among `b`'s.
-    let mut i = 0;
-    while i < a.chain.len() {
-        match a.chain[i].same_type(kb) {
-            Some(true) => return Some(true),
-            None => ambiguous = true,
-            Some(false) => {}
-        }
-        i += 1;
+    match (chain_holds(a.chain, kb), chain_holds(b.chain, ka)) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
     }
+}
+
+/// Whether `key`'s type is in `chain`, as far as a constant can tell.
+const fn chain_holds(chain: &[ComponentKey], key: ComponentKey) -> Option<bool> {
+    let mut ambiguous = false;
     let mut i = 0;
-    while i < b.chain.len() {
-        match b.chain[i].same_type(ka) {
+    while i < chain.len() {
+        match chain[i].same_type(key) {
             Some(true) => return Some(true),
             None => ambiguous = true,
             Some(false) => {}

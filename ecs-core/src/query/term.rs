@@ -360,7 +360,6 @@ impl<T: Component> Term for Option<&mut T> {
 pub struct Ids<'w> {
     owners: &'w [EntityIndex],
     entities: &'w Entities,
-    _marker: PhantomData<&'w ()>,
 }
 
 impl Term for EntityId {
@@ -378,11 +377,7 @@ impl Term for EntityId {
         let SlotKind::Owners { owners, entities } = slot.kind else {
             return None;
         };
-        Some(Ids {
-            owners,
-            entities,
-            _marker: PhantomData,
-        })
+        Some(Ids { owners, entities })
     }
 
     #[inline(always)]
