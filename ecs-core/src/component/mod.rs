@@ -55,7 +55,7 @@ pub const MAX_CHAIN_DEPTH: usize = 16;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a component",
     label = "`{Self}` does not implement `Component`",
-    note = "a component is a type with `#[derive(Component)]` on its definition; for a type defined elsewhere (`f32`, `String`, ...) derive it on a newtype instead, such as `#[derive(Component)] struct Speed(f32);`",
+    note = "add `#[derive(Component)]` to the definition of `{Self}`; for a type defined elsewhere (`f32`, `String`, ...) derive it on a newtype instead, such as `#[derive(Component)] struct Speed(f32);`",
     note = "queries take `&T`, `&mut T`, `Option<&T>`, `Option<&mut T>` terms of component types, and `spawn_with` a tuple of component values"
 )]
 pub trait Component: Send + Sync + 'static + Sized {
