@@ -580,10 +580,10 @@ impl<'a, T> Iterator for Strided<'a, T> {
         if self.next.as_ptr() == self.end {
             return None;
         }
-        // SAFETY: `BlobVec::iter` checked that every row holds a `T` at the
-        // starting offset; `next` is below `end`, so it addresses a row not
-        // yet visited (for zero-sized values, an aligned non-null address,
-        // all a zero-sized read needs), and the array is borrowed for `'a`.
+        // For zero-sized values `next` is an aligned non-null address, all a
+        // zero-sized read needs.
+        // SAFETY: `BlobVec::iter` checked every row holds a `T` at the start
+        // offset; `next` is below `end`, a row not yet visited; borrowed 'a.
         let item = unsafe { self.next.cast::<T>().as_ref() };
         // SAFETY: `next` was below `end`, so one step on is at most `end`,
         // and no address from the walk's start to `end` is null (`walk`).
