@@ -11,23 +11,52 @@ use crate::storage::{Segment, Storage, Table};
 pub(crate) enum Source<'w> {
     /// A read-only query: every segment shared.
     Shared(&'w Storage),
-    /// A query that writes: each segment borrowed once, mutably for a
-    /// mutable term, shared (and kept for other shared terms) otherwise.
+    /// A query that writes: each segment it reads borrowed once, mutably
+    /// for a mutable term, shared (and kept for other shared terms)
+    /// otherwise; sorted by segment, for a binary search per table.
     Mut {
         tables: &'w [Table],
-        unique: Vec<Option<&'w mut Segment>>,
-        shared: Vec<Option<&'w Segment>>,
+        borrowed: Vec<Borrowed<'w>>,
+        /// Where the next lookup starts: tables are opened in the order
+        /// they were made, which is also the order of their segments, so
+        /// the next segment asked for is usually the next one.
+        hint: usize,
     },
 }
 
+/// One segment a writing query reads.
+pub(crate) struct Borrowed<'w> {
+    seg: SegId,
+    unique: Option<&'w mut Segment>,
+    shared: Option<&'w Segment>,
+}
+
 impl<'w> Source<'w> {
-    pub fn new_mut(storage: &'w mut Storage) -> Self {
-        let count = storage.segment_count();
+    /// Borrows the segments `wanted` names (in any order, repeats
+    /// allowed): only those, so a query over few tables or one entity does
+    /// not pay for every segment of the world.
+    pub fn new_mut(storage: &'w mut Storage, wanted: impl Iterator<Item = SegId>) -> Self {
+        let mut wanted: Vec<SegId> = Vec::from_iter(wanted);
+        wanted.sort_unstable();
+        wanted.dedup();
         let (tables, segments) = storage.tables_and_segments_mut();
+        let mut next = wanted.iter().peekable();
+        let mut borrowed = Vec::with_capacity(wanted.len());
+        for (at, segment) in segments.enumerate() {
+            let Some(&&seg) = next.peek() else { break };
+            if seg.index() == at {
+                next.next();
+                borrowed.push(Borrowed {
+                    seg,
+                    unique: Some(segment),
+                    shared: None,
+                });
+            }
+        }
         Source::Mut {
             tables,
-            unique: segments.map(Some).collect(),
-            shared: vec![None; count],
+            borrowed,
+            hint: 0,
         }
     }
 
@@ -51,10 +80,22 @@ impl<'w> Source<'w> {
                     check: check(segment),
                 }
             }
-            Source::Mut { unique, shared, .. } => {
-                let at = seg.index();
+            Source::Mut { borrowed, hint, .. } => {
+                let at = match borrowed.get(*hint) {
+                    Some(b) if b.seg == seg => *hint,
+                    _ => match borrowed.binary_search_by_key(&seg, |b| b.seg) {
+                        Ok(at) => at,
+                        Err(_) => {
+                            return Slot {
+                                kind: SlotKind::Missing,
+                            }
+                        }
+                    },
+                };
+                *hint = at + 1;
+                let entry = &mut borrowed[at];
                 if mutable {
-                    match unique[at].take() {
+                    match entry.unique.take() {
                         Some(segment) => {
                             let check = check(segment);
                             SlotKind::Mut {
@@ -66,11 +107,11 @@ impl<'w> Source<'w> {
                         None => SlotKind::Missing,
                     }
                 } else {
-                    let segment = match shared[at] {
+                    let segment = match entry.shared {
                         Some(segment) => Some(segment),
-                        None => unique[at].take().map(|s| &*s),
+                        None => entry.unique.take().map(|s| &*s),
                     };
-                    shared[at] = segment;
+                    entry.shared = segment;
                     match segment {
                         Some(segment) => SlotKind::Shared {
                             segment,

@@ -148,12 +148,8 @@ impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
     fn into_iter(self) -> QueryIter<'w, Q> {
         let (entities, storage) = self.world.entities_and_storage_mut();
         let plan = Plan::new(storage, Q::TERMS, &self.filters);
-        QueryIter::new(
-            plan,
-            Source::new_mut(storage),
-            entities,
-            self.filters.inactive,
-        )
+        let source = Source::new_mut(storage, plan.segments().into_iter());
+        QueryIter::new(plan, source, entities, self.filters.inactive)
     }
 }
 

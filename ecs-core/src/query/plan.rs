@@ -118,6 +118,14 @@ impl Plan {
             .collect()
     }
 
+    /// Every segment the plan reads.
+    pub fn segments(&self) -> Vec<SegId> {
+        let mut all = Vec::with_capacity(self.places.len());
+        all.extend(self.places.iter().flatten().map(|&(seg, _)| seg));
+        all.extend(self.many.iter().flatten().map(|&(seg, _)| seg));
+        all
+    }
+
     /// The places of the `i`-th table of the plan.
     pub fn places_of(&self, i: usize) -> &[Place] {
         &self.places[i * self.terms..(i + 1) * self.terms]

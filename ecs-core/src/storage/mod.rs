@@ -108,11 +108,6 @@ impl Storage {
         (&self.tables, self.segments.iter_mut())
     }
 
-    /// How many segments there are.
-    pub fn segment_count(&self) -> usize {
-        self.segments.len()
-    }
-
     /// Table `table`.
     #[inline]
     pub fn table(&self, table: TableId) -> &Table {
