@@ -228,6 +228,7 @@ pub mod __private {
     pub use crate::data::catalog::Registration;
     pub use crate::runtime::behaviour::BehaviourFns;
     pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
+    pub use crate::storage::raw::{Lanes, Strided, StridedMut};
     pub use crate::storage::ErasedType;
     pub use crate::world::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};

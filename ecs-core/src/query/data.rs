@@ -3,7 +3,8 @@
 //! them writes it.
 
 use crate::component::str_eq;
-use crate::query::term::{Slot, Term, TermInfo};
+use crate::query::term::{Generations, Slot, Term, TermInfo};
+use crate::storage::raw::Lanes;
 use crate::ComponentKey;
 
 /// A tuple of [`Term`]s, what [`World::query`](crate::World::query) and
@@ -17,8 +18,12 @@ use crate::ComponentKey;
 pub trait QueryData {
     /// One entity's items, a tuple in the terms' order.
     type Item<'w>;
+    /// The terms' lanes, walked in step.
     #[doc(hidden)]
-    type Cursors<'w>: Send;
+    type Lanes<'w>: Lanes + Send;
+    /// The terms' states.
+    #[doc(hidden)]
+    type States<'w>: Send;
     #[doc(hidden)]
     const TERMS: &'static [TermInfo];
     /// Evaluated by every mutable query: a compile error when two terms
@@ -26,50 +31,77 @@ pub trait QueryData {
     #[doc(hidden)]
     const CHECKED: ();
     #[doc(hidden)]
-    fn cursors<'w>(slots: impl FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>>;
+    fn open<'w>(
+        slots: impl FnMut(usize) -> Slot<'w>,
+    ) -> Option<(Self::Lanes<'w>, Self::States<'w>)>;
     #[doc(hidden)]
-    fn fetch<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>>;
+    fn fetch<'w>(
+        row: <Self::Lanes<'w> as Lanes>::Item,
+        states: &mut Self::States<'w>,
+    ) -> Option<Self::Item<'w>>;
     #[doc(hidden)]
-    fn fetch_fast<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>>;
+    fn fetch_fast<'w>(
+        row: <Self::Lanes<'w> as Lanes>::Item,
+        states: &mut Self::States<'w>,
+    ) -> Self::Item<'w>;
     #[doc(hidden)]
-    fn split<'w>(cursors: Self::Cursors<'w>, at: usize) -> (Self::Cursors<'w>, Self::Cursors<'w>);
+    fn split<'w>(states: Self::States<'w>, at: usize) -> (Self::States<'w>, Self::States<'w>);
+    #[doc(hidden)]
+    fn idle(ids: Generations<'_>) -> Self::States<'_>;
 }
 
 macro_rules! query_data {
     ($($name:ident / $var:ident),+) => {
         impl<$($name: Term),+> QueryData for ($($name,)+) {
             type Item<'w> = ($($name::Item<'w>,)+);
-            type Cursors<'w> = ($($name::Cursor<'w>,)+);
+            type Lanes<'w> = ($($name::Lane<'w>,)+);
+            type States<'w> = ($($name::State<'w>,)+);
             const TERMS: &'static [TermInfo] = &[$($name::INFO),+];
             const CHECKED: () = check(Self::TERMS);
 
-            fn cursors<'w>(mut slots: impl FnMut(usize) -> Slot<'w>) -> Option<Self::Cursors<'w>> {
+            #[allow(non_snake_case)]
+            fn open<'w>(
+                mut slots: impl FnMut(usize) -> Slot<'w>,
+            ) -> Option<(Self::Lanes<'w>, Self::States<'w>)> {
                 let mut index = 0..;
-                Some(($($name::cursor(slots(index.next().expect("an endless range")))?,)+))
+                $(let $var = $name::open(slots(index.next().expect("an endless range")))?;)+
+                Some((($($var.0,)+), ($($var.1,)+)))
             }
 
             #[inline(always)]
             #[allow(non_snake_case)]
-            fn fetch<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>> {
-                let ($($var,)+) = cursors;
-                // Every term advances before any is looked at: the row is
-                // left behind whole even when it is skipped.
-                $(let $var = $name::fetch($var);)+
+            fn fetch<'w>(
+                row: <Self::Lanes<'w> as Lanes>::Item,
+                states: &mut Self::States<'w>,
+            ) -> Option<Self::Item<'w>> {
+                let ($($var,)+) = row;
+                let ($($name,)+) = states;
+                // Every term's state advances before any is looked at: the
+                // row is left behind whole even when it is skipped.
+                $(let $var = $name::fetch($var, $name);)+
                 Some(($($var?,)+))
             }
 
             #[inline(always)]
             #[allow(non_snake_case)]
-            fn fetch_fast<'w>(cursors: &mut Self::Cursors<'w>) -> Option<Self::Item<'w>> {
-                let ($($var,)+) = cursors;
-                Some(($($name::fetch_fast($var)?,)+))
+            fn fetch_fast<'w>(
+                row: <Self::Lanes<'w> as Lanes>::Item,
+                states: &mut Self::States<'w>,
+            ) -> Self::Item<'w> {
+                let ($($var,)+) = row;
+                let ($($name,)+) = states;
+                ($($name::fetch_fast($var, $name),)+)
             }
 
             #[allow(non_snake_case)]
-            fn split<'w>(cursors: Self::Cursors<'w>, at: usize) -> (Self::Cursors<'w>, Self::Cursors<'w>) {
-                let ($($var,)+) = cursors;
+            fn split<'w>(states: Self::States<'w>, at: usize) -> (Self::States<'w>, Self::States<'w>) {
+                let ($($var,)+) = states;
                 $(let $var = $name::split($var, at);)+
                 (($($var.0,)+), ($($var.1,)+))
+            }
+
+            fn idle(ids: Generations<'_>) -> Self::States<'_> {
+                ($($name::idle(ids),)+)
             }
         }
     };

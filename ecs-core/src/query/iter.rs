@@ -4,7 +4,9 @@
 use crate::entity::{Entities, EntityIndex, SegId, TableId};
 use crate::query::data::QueryData;
 use crate::query::plan::{Place, Plan};
+use crate::query::term::Generations;
 use crate::query::term::{Slot, SlotKind, TermInfo};
+use crate::storage::raw::{Lanes, Lockstep};
 use crate::storage::{Segment, Storage, Table};
 
 /// Where a query's terms borrow their segments from.
@@ -138,7 +140,7 @@ impl<'w> Source<'w> {
         let rows = self.table(table);
         let terms: &[TermInfo] = Q::TERMS;
         let mut checked = false;
-        let cursors = Q::cursors(|i| {
+        let (lanes, states) = Q::open(|i| {
             let slot = match (terms[i].key, places[i]) {
                 (Some(_), _) if terms[i].all => {
                     let slots = many.get(i).map_or(&[][..], Vec::as_slice);
@@ -165,10 +167,10 @@ impl<'w> Source<'w> {
             slot
         })?;
         let owners = (!inactive && rows.any_inactive()).then(|| rows.owners());
+        let checked = owners.is_some() || checked;
         Some(TableRows {
-            cursors,
-            left: rows.owners().len(),
-            checked: owners.is_some() || checked,
+            lanes: Lockstep::new(lanes, rows.owners().len(), checked),
+            states,
             owners,
             entities,
         })
@@ -177,72 +179,100 @@ impl<'w> Source<'w> {
 
 /// One table's rows, as a query yields them.
 pub(crate) struct TableRows<'w, Q: QueryData> {
-    cursors: Q::Cursors<'w>,
-    left: usize,
+    /// The terms' arrays, one row counter for all.
+    lanes: Lockstep<Q::Lanes<'w>>,
+    states: Q::States<'w>,
     /// The rows' owners, when some are disabled or killed (those are
     /// skipped).
     owners: Option<&'w [EntityIndex]>,
     entities: &'w Entities,
-    /// Whether rows may be skipped (something in the table is disabled).
-    checked: bool,
 }
 
 impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// How many rows are left, skipped ones included.
     pub fn len(&self) -> usize {
-        self.left
+        self.lanes.len()
     }
 
+    /// No rows: the state of a query that has not opened a table.
+    pub fn idle(entities: &'w Entities) -> Self {
+        TableRows {
+            lanes: Lockstep::empty(),
+            states: Q::idle(Generations(entities)),
+            owners: None,
+            entities,
+        }
+    }
+
+    /// The next row of a table where none is skipped; `None` at the end
+    /// and in a table where rows may be skipped.
+    #[inline(always)]
+    fn next_unchecked(&mut self) -> Option<Q::Item<'w>> {
+        if let Some(row) = self.lanes.next_dense() {
+            return Some(Q::fetch_fast(row, &mut self.states));
+        }
+        let row = self.lanes.next_strided()?;
+        Some(Q::fetch_fast(row, &mut self.states))
+    }
+
+    /// The next row that is not skipped.
     #[inline(always)]
     pub fn next(&mut self) -> Option<Q::Item<'w>> {
-        if self.checked {
-            return self.next_checked();
+        if let Some(item) = self.next_unchecked() {
+            return Some(item);
         }
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
-        Q::fetch_fast(&mut self.cursors)
+        self.next_checked()
     }
 
-    /// [`TableRows::next`] where rows may be skipped. Inlined too: a call
-    /// taking `&mut self` would keep the compiler from holding the cursors
-    /// in registers in the fast path.
+    /// The next row that is not skipped, in a table where rows may be
+    /// skipped (a checked table's walk is guarded).
     #[inline(always)]
     fn next_checked(&mut self) -> Option<Q::Item<'w>> {
-        while self.left > 0 {
-            self.left -= 1;
-            let active = match &mut self.owners {
-                None => true,
-                Some(owners) => match owners.split_first() {
-                    Some((&owner, rest)) => {
-                        *owners = rest;
-                        self.entities.slot(owner).is_active()
-                    }
-                    None => false,
-                },
-            };
-            let item = Q::fetch(&mut self.cursors);
-            if active && item.is_some() {
-                return item;
+        while let Some(row) = self.lanes.next_guarded() {
+            if let Some(item) = self.check(row) {
+                return Some(item);
             }
         }
         None
     }
 
-    /// Calls `f` with every row left; by value, so the cursors can live in
-    /// registers.
+    /// The item of `row` in a table where rows may be skipped: `None` when
+    /// its entity or one of its components is inactive.
     #[inline(always)]
-    pub fn for_each_row(mut self, f: &impl Fn(Q::Item<'w>)) {
-        while let Some(item) = self.next() {
-            f(item);
+    fn check(&mut self, row: <Q::Lanes<'w> as Lanes>::Item) -> Option<Q::Item<'w>> {
+        let active = match &mut self.owners {
+            None => true,
+            Some(owners) => match owners.split_first() {
+                Some((&owner, rest)) => {
+                    *owners = rest;
+                    self.entities.slot(owner).is_active()
+                }
+                None => false,
+            },
+        };
+        let item = Q::fetch(row, &mut self.states);
+        item.filter(|_| active)
+    }
+
+    /// Folds every row left into `acc`; by value, so the lanes can live in
+    /// registers, and with the check for skipped rows decided once per
+    /// table rather than per row.
+    #[inline(always)]
+    pub fn fold<B>(mut self, mut acc: B, f: &mut impl FnMut(B, Q::Item<'w>) -> B) -> B {
+        while let Some(item) = self.next_checked() {
+            acc = f(acc, item);
         }
+        let TableRows {
+            lanes, mut states, ..
+        } = self;
+        lanes.fold(acc, |acc, row| f(acc, Q::fetch_fast(row, &mut states)))
     }
 
     /// The first `at` rows and the rest.
     pub fn split(self, at: usize) -> (Self, Self) {
-        let at = at.min(self.left);
-        let (a, b) = Q::split(self.cursors, at);
+        let at = at.min(self.len());
+        let (a, b) = self.lanes.split_at(at);
+        let (sa, sb) = Q::split(self.states, at);
         let (oa, ob) = match self.owners {
             Some(owners) => {
                 let (x, y) = owners.split_at(at.min(owners.len()));
@@ -252,18 +282,16 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         };
         (
             TableRows {
-                cursors: a,
-                left: at,
+                lanes: a,
+                states: sa,
                 owners: oa,
                 entities: self.entities,
-                checked: self.checked,
             },
             TableRows {
-                cursors: b,
-                left: self.left - at,
+                lanes: b,
+                states: sb,
                 owners: ob,
                 entities: self.entities,
-                checked: self.checked,
             },
         )
     }
@@ -271,11 +299,12 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
 
 /// The iterator of a query: table by table, row by row.
 pub struct QueryIter<'w, Q: QueryData> {
-    /// The table being walked.
-    current: Option<TableRows<'w, Q>>,
+    /// The table being walked (no rows before the first and after the
+    /// last).
+    rows: TableRows<'w, Q>,
     /// Boxed: only the out-of-line [`Tables::open_next`] touches it, and a
     /// pointer into the iterator itself would keep the compiler from
-    /// holding `current` in registers in a `for` loop.
+    /// holding `rows` in registers in a `for` loop.
     tables: Box<Tables<'w>>,
 }
 
@@ -289,6 +318,25 @@ struct Tables<'w> {
 }
 
 impl<'w> Tables<'w> {
+    /// The next item once `rows` has none left unchecked: a checked row of
+    /// `rows`, or the first row of a table opened after it. Out of line and
+    /// by value, so the iterator's rows stay in registers in a `for` loop.
+    #[inline(never)]
+    fn refill<Q: QueryData>(
+        &mut self,
+        mut rows: TableRows<'w, Q>,
+    ) -> (TableRows<'w, Q>, Option<Q::Item<'w>>) {
+        loop {
+            if let Some(item) = rows.next() {
+                return (rows, Some(item));
+            }
+            match self.open_next() {
+                Some(next) => rows = next,
+                None => return (rows, None),
+            }
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn open_next<Q: QueryData>(&mut self) -> Option<TableRows<'w, Q>> {
@@ -317,7 +365,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
         inactive: bool,
     ) -> Self {
         QueryIter {
-            current: None,
+            rows: TableRows::idle(entities),
             tables: Box::new(Tables {
                 plan,
                 next_table: 0,
@@ -331,7 +379,8 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
     /// Every table's rows, opened at once (for splitting across threads).
     pub(crate) fn into_tables(mut self) -> Vec<TableRows<'w, Q>> {
         let mut all = Vec::with_capacity(self.tables.plan.tables.len() + 1);
-        all.extend(self.current.take());
+        let entities = self.tables.entities;
+        all.push(std::mem::replace(&mut self.rows, TableRows::idle(entities)));
         while let Some(rows) = self.tables.open_next() {
             all.push(rows);
         }
@@ -344,33 +393,26 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Q::Item<'w>> {
-        loop {
-            if let Some(rows) = &mut self.current {
-                if let Some(item) = rows.next() {
-                    return Some(item);
-                }
-            }
-            self.current = Some(self.tables.open_next()?);
+        if let Some(item) = self.rows.next_unchecked() {
+            return Some(item);
         }
+        let rows = std::mem::replace(&mut self.rows, TableRows::idle(self.tables.entities));
+        let (rows, item) = self.tables.refill(rows);
+        self.rows = rows;
+        item
     }
 
-    fn fold<B, F: FnMut(B, Self::Item) -> B>(mut self, init: B, mut f: F) -> B {
-        let mut acc = init;
-        loop {
-            if let Some(mut rows) = self.current.take() {
-                while let Some(item) = rows.next() {
-                    acc = f(acc, item);
-                }
-            }
-            match self.tables.open_next() {
-                Some(rows) => self.current = Some(rows),
-                None => return acc,
-            }
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+        let QueryIter { rows, mut tables } = self;
+        let mut acc = rows.fold(init, &mut f);
+        while let Some(rows) = tables.open_next::<Q>() {
+            acc = rows.fold(acc, &mut f);
         }
+        acc
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let current = self.current.as_ref().map_or(0, TableRows::len);
+        let current = self.rows.len();
         (0, Some(current + self.remaining_rows()))
     }
 }

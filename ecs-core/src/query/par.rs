@@ -76,7 +76,7 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         let threads = rayon::current_num_threads();
         if threads < 2 || per_row * (rest as u128) < PARALLEL_ABOVE_NS {
             for rows in tables {
-                rows.for_each_row(&f);
+                rows.fold((), &mut |(), item| f(item));
             }
             return;
         }
@@ -92,6 +92,6 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         }
         chunks
             .into_par_iter()
-            .for_each(|rows| rows.for_each_row(&f));
+            .for_each(|rows| rows.fold((), &mut |(), item| f(item)));
     }
 }

@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 
 use crate::entity::{Entities, EntityIndex};
-use crate::storage::raw::{Strided, StridedMut};
+use crate::storage::raw::{Lanes, Strided, StridedMut};
 use crate::storage::{Segment, DISABLED};
 use crate::{Component, ComponentKey, EntityId};
 
@@ -88,41 +88,43 @@ impl SlotKind<'_> {
 pub trait Term {
     /// What the term hands out for one entity.
     type Item<'w>;
+    /// The array the term walks in step with the query's other terms.
     #[doc(hidden)]
-    type Cursor<'w>: Send;
+    type Lane<'w>: Lanes + Send;
+    /// What else the term needs per row: the meta words of a table where
+    /// something is disabled, the entity table for ids.
+    #[doc(hidden)]
+    type State<'w>: Send;
     #[doc(hidden)]
     const INFO: TermInfo;
     #[doc(hidden)]
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>>;
-    /// Advances one row; `None` when the row's component is disabled (the
-    /// entity is then skipped).
+    fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Self::State<'_>)>;
+    /// The row's item from its lane; `None` when the row's component is
+    /// disabled (the entity is then skipped). Advances the state a row.
     #[doc(hidden)]
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Self::Item<'w>>;
+    fn fetch<'w>(
+        lane: <Self::Lane<'w> as Lanes>::Item,
+        state: &mut Self::State<'w>,
+    ) -> Option<Self::Item<'w>>;
     /// [`Term::fetch`] for a table where nothing is disabled: no check.
     #[doc(hidden)]
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Self::Item<'w>>;
+    fn fetch_fast<'w>(
+        lane: <Self::Lane<'w> as Lanes>::Item,
+        state: &mut Self::State<'w>,
+    ) -> Self::Item<'w>;
     #[doc(hidden)]
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>);
+    fn split<'w>(state: Self::State<'w>, at: usize) -> (Self::State<'w>, Self::State<'w>);
+    /// The state of a walk that has not started.
+    #[doc(hidden)]
+    fn idle(ids: Generations<'_>) -> Self::State<'_>;
 }
 
-/// The rows of one segment as shared `T`s, with their meta words when
-/// disabled rows are skipped.
-#[doc(hidden)]
-pub struct Reads<'w, T> {
-    values: Strided<'w, T>,
-    metas: Option<&'w [u32]>,
-}
-
-/// Mutable twin of [`Reads`].
-#[doc(hidden)]
-pub struct Writes<'w, T> {
-    values: StridedMut<'w, T>,
-    metas: Option<&'w [u32]>,
-}
+/// The meta words of a segment's rows when disabled rows are skipped.
+type Metas<'w> = Option<&'w [u32]>;
 
 /// Advances `metas` one row; `false` when that row is disabled.
 #[inline(always)]
-fn enabled(metas: &mut Option<&[u32]>) -> bool {
+fn enabled(metas: &mut Metas<'_>) -> bool {
     match metas {
         None => true,
         Some(rest) => match rest.split_first() {
@@ -135,8 +137,6 @@ fn enabled(metas: &mut Option<&[u32]>) -> bool {
     }
 }
 
-type Metas<'w> = Option<&'w [u32]>;
-
 fn split_metas(metas: Metas<'_>, at: usize) -> (Metas<'_>, Metas<'_>) {
     match metas {
         Some(m) => {
@@ -147,224 +147,139 @@ fn split_metas(metas: Metas<'_>, at: usize) -> (Metas<'_>, Metas<'_>) {
     }
 }
 
-impl<'w, T: Component> Reads<'w, T> {
-    fn open(slot: Slot<'w>) -> Option<Self> {
-        let (segment, level, check): (&Segment, _, _) = match slot.kind {
-            SlotKind::Shared {
-                segment,
-                level,
-                check,
-            } => (segment, level, check),
-            SlotKind::Mut {
-                segment,
-                level,
-                check,
-            } => (segment, level, check),
-            SlotKind::Missing | SlotKind::Owners { .. } | SlotKind::Many(_) => return None,
-        };
-        Some(Reads {
-            values: segment.iter_as::<T>(level)?,
-            metas: check.then(|| segment.metas()),
-        })
-    }
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<&'w T> {
-        let value = self.values.next();
-        if enabled(&mut self.metas) {
-            value
-        } else {
-            None
-        }
-    }
-
-    #[inline(always)]
-    fn next_fast(&mut self) -> Option<&'w T> {
-        self.values.next()
-    }
-
-    fn split(self, at: usize) -> (Self, Self) {
-        let (a, b) = self.values.split_at(at);
-        let (ma, mb) = split_metas(self.metas, at);
-        (
-            Reads {
-                values: a,
-                metas: ma,
-            },
-            Reads {
-                values: b,
-                metas: mb,
-            },
-        )
-    }
-}
-
-impl<'w, T: Component> Writes<'w, T> {
-    fn open(slot: Slot<'w>) -> Option<Self> {
-        let SlotKind::Mut {
+/// A slot's segment read as `T`s, with its meta words when disabled rows
+/// are skipped.
+fn open_reads<T: Component>(slot: Slot<'_>) -> Option<(Strided<'_, T>, Metas<'_>)> {
+    let (segment, level, check): (&Segment, _, _) = match slot.kind {
+        SlotKind::Shared {
             segment,
             level,
             check,
-        } = slot.kind
-        else {
-            return None;
-        };
-        let (values, metas) = segment.iter_meta_mut::<T>(level)?;
-        Some(Writes {
-            values,
-            metas: check.then_some(metas),
-        })
-    }
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<&'w mut T> {
-        let value = self.values.next();
-        if enabled(&mut self.metas) {
-            value
-        } else {
-            None
-        }
-    }
-
-    #[inline(always)]
-    fn next_fast(&mut self) -> Option<&'w mut T> {
-        self.values.next()
-    }
-
-    fn split(self, at: usize) -> (Self, Self) {
-        let (a, b) = self.values.split_at(at);
-        let (ma, mb) = split_metas(self.metas, at);
-        (
-            Writes {
-                values: a,
-                metas: ma,
-            },
-            Writes {
-                values: b,
-                metas: mb,
-            },
-        )
-    }
+        } => (segment, level, check),
+        SlotKind::Mut {
+            segment,
+            level,
+            check,
+        } => (segment, level, check),
+        SlotKind::Missing | SlotKind::Owners { .. } | SlotKind::Many(_) => return None,
+    };
+    Some((segment.iter_as::<T>(level)?, check.then(|| segment.metas())))
 }
 
-impl<T: Component> Term for &T {
-    type Item<'w> = &'w T;
-    type Cursor<'w> = Reads<'w, T>;
-    const INFO: TermInfo = TermInfo::of::<T>(false, true);
-
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
-        Reads::open(slot)
-    }
-
-    #[inline(always)]
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<&'w T> {
-        cursor.next()
-    }
-
-    #[inline(always)]
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<&'w T> {
-        cursor.next_fast()
-    }
-
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
-        cursor.split(at)
-    }
+/// Mutable twin of [`open_reads`].
+fn open_writes<T: Component>(slot: Slot<'_>) -> Option<(StridedMut<'_, T>, Metas<'_>)> {
+    let SlotKind::Mut {
+        segment,
+        level,
+        check,
+    } = slot.kind
+    else {
+        return None;
+    };
+    let (values, metas) = segment.iter_meta_mut::<T>(level)?;
+    Some((values, check.then_some(metas)))
 }
 
-impl<T: Component> Term for &mut T {
-    type Item<'w> = &'w mut T;
-    type Cursor<'w> = Writes<'w, T>;
-    const INFO: TermInfo = TermInfo::of::<T>(true, true);
+/// The impls of `&T` and `&mut T`, which differ only in how they open.
+macro_rules! required_term {
+    ($term:ty, $lane:ident, $open:ident, $mutable:literal) => {
+        impl<T: Component> Term for $term {
+            type Item<'w> = <$lane<'w, T> as Lanes>::Item;
+            type Lane<'w> = $lane<'w, T>;
+            type State<'w> = Metas<'w>;
+            const INFO: TermInfo = TermInfo::of::<T>($mutable, true);
 
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
-        Writes::open(slot)
-    }
-
-    #[inline(always)]
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<&'w mut T> {
-        cursor.next()
-    }
-
-    #[inline(always)]
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<&'w mut T> {
-        cursor.next_fast()
-    }
-
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
-        cursor.split(at)
-    }
-}
-
-impl<T: Component> Term for Option<&T> {
-    type Item<'w> = Option<&'w T>;
-    type Cursor<'w> = Option<Reads<'w, T>>;
-    const INFO: TermInfo = TermInfo::of::<T>(false, false);
-
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
-        Some(Reads::open(slot))
-    }
-
-    #[inline(always)]
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w T>> {
-        Some(cursor.as_mut().and_then(Reads::next))
-    }
-
-    #[inline(always)]
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w T>> {
-        Some(cursor.as_mut().and_then(Reads::next_fast))
-    }
-
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
-        match cursor {
-            Some(c) => {
-                let (a, b) = c.split(at);
-                (Some(a), Some(b))
+            fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Metas<'_>)> {
+                $open(slot)
             }
-            None => (None, None),
-        }
-    }
-}
 
-impl<T: Component> Term for Option<&mut T> {
-    type Item<'w> = Option<&'w mut T>;
-    type Cursor<'w> = Option<Writes<'w, T>>;
-    const INFO: TermInfo = TermInfo::of::<T>(true, false);
-
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
-        Some(Writes::open(slot))
-    }
-
-    #[inline(always)]
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w mut T>> {
-        Some(cursor.as_mut().and_then(Writes::next))
-    }
-
-    #[inline(always)]
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Option<&'w mut T>> {
-        Some(cursor.as_mut().and_then(Writes::next_fast))
-    }
-
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
-        match cursor {
-            Some(c) => {
-                let (a, b) = c.split(at);
-                (Some(a), Some(b))
+            #[inline(always)]
+            fn fetch<'w>(
+                value: <Self::Lane<'w> as Lanes>::Item,
+                metas: &mut Self::State<'w>,
+            ) -> Option<Self::Item<'w>> {
+                enabled(metas).then_some(value)
             }
-            None => (None, None),
+
+            #[inline(always)]
+            fn fetch_fast<'w>(
+                value: <Self::Lane<'w> as Lanes>::Item,
+                _: &mut Self::State<'w>,
+            ) -> Self::Item<'w> {
+                value
+            }
+
+            fn split<'w>(metas: Self::State<'w>, at: usize) -> (Self::State<'w>, Self::State<'w>) {
+                split_metas(metas, at)
+            }
+
+            fn idle(_: Generations<'_>) -> Metas<'_> {
+                None
+            }
         }
-    }
+    };
 }
 
-/// The owners of a table's rows, as ids.
+required_term!(&T, Strided, open_reads, false);
+required_term!(&mut T, StridedMut, open_writes, true);
+
+/// The impls of `Option<&T>` and `Option<&mut T>`: `None` where the table
+/// holds no match or the row's match is disabled.
+macro_rules! optional_term {
+    ($term:ty, $lane:ident, $open:ident, $mutable:literal) => {
+        impl<T: Component> Term for Option<$term> {
+            type Item<'w> = Option<<$lane<'w, T> as Lanes>::Item>;
+            type Lane<'w> = Option<$lane<'w, T>>;
+            type State<'w> = Metas<'w>;
+            const INFO: TermInfo = TermInfo::of::<T>($mutable, false);
+
+            fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Metas<'_>)> {
+                Some(match $open(slot) {
+                    Some((values, metas)) => (Some(values), metas),
+                    None => (None, None),
+                })
+            }
+
+            #[inline(always)]
+            fn fetch<'w>(
+                value: <Self::Lane<'w> as Lanes>::Item,
+                metas: &mut Self::State<'w>,
+            ) -> Option<Self::Item<'w>> {
+                let enabled = enabled(metas);
+                Some(value.filter(|_| enabled))
+            }
+
+            #[inline(always)]
+            fn fetch_fast<'w>(
+                value: <Self::Lane<'w> as Lanes>::Item,
+                _: &mut Self::State<'w>,
+            ) -> Self::Item<'w> {
+                value
+            }
+
+            fn split<'w>(metas: Self::State<'w>, at: usize) -> (Self::State<'w>, Self::State<'w>) {
+                split_metas(metas, at)
+            }
+
+            fn idle(_: Generations<'_>) -> Metas<'_> {
+                None
+            }
+        }
+    };
+}
+
+optional_term!(&T, Strided, open_reads, false);
+optional_term!(&mut T, StridedMut, open_writes, true);
+
+/// Where [`EntityId`] terms find each owner's generation.
 #[doc(hidden)]
-pub struct Ids<'w> {
-    owners: &'w [EntityIndex],
-    entities: &'w Entities,
-}
+#[derive(Clone, Copy)]
+pub struct Generations<'w>(pub(crate) &'w Entities);
 
 impl Term for EntityId {
     type Item<'w> = EntityId;
-    type Cursor<'w> = Ids<'w>;
+    type Lane<'w> = Strided<'w, EntityIndex>;
+    type State<'w> = Generations<'w>;
     const INFO: TermInfo = TermInfo {
         key: None,
         chain: &[],
@@ -373,37 +288,35 @@ impl Term for EntityId {
         all: false,
     };
 
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
+    fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Generations<'_>)> {
         let SlotKind::Owners { owners, entities } = slot.kind else {
             return None;
         };
-        Some(Ids { owners, entities })
+        Some((Strided::from_slice(owners), Generations(entities)))
     }
 
     #[inline(always)]
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Self::Item<'w>> {
-        let (&owner, rest) = cursor.owners.split_first()?;
-        cursor.owners = rest;
-        Some(cursor.entities.id_at(owner))
+    fn fetch<'w>(
+        owner: <Self::Lane<'w> as Lanes>::Item,
+        entities: &mut Self::State<'w>,
+    ) -> Option<Self::Item<'w>> {
+        Some(entities.0.id_at(*owner))
     }
 
     #[inline(always)]
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Self::Item<'w>> {
-        Self::fetch(cursor)
+    fn fetch_fast<'w>(
+        owner: <Self::Lane<'w> as Lanes>::Item,
+        entities: &mut Self::State<'w>,
+    ) -> Self::Item<'w> {
+        entities.0.id_at(*owner)
     }
 
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
-        let (a, b) = cursor.owners.split_at(at.min(cursor.owners.len()));
-        (
-            Ids {
-                owners: a,
-                ..cursor
-            },
-            Ids {
-                owners: b,
-                ..cursor
-            },
-        )
+    fn split<'w>(entities: Self::State<'w>, _: usize) -> (Self::State<'w>, Self::State<'w>) {
+        (entities, entities)
+    }
+
+    fn idle(ids: Generations<'_>) -> Generations<'_> {
+        ids
     }
 }
 
@@ -432,64 +345,75 @@ impl Term for EntityId {
 /// ```
 pub struct All<T>(PhantomData<T>);
 
-fn open_many<'w, C>(slot: Slot<'w>, open: impl Fn(Slot<'w>) -> Option<C>) -> Option<Vec<C>> {
+fn open_many<'w, C>(slot: Slot<'w>, open: impl Fn(Slot<'w>) -> Option<C>) -> Vec<C> {
     match slot.kind {
-        SlotKind::Many(slots) => Some(
-            slots
-                .into_iter()
-                .filter_map(|kind| open(Slot { kind }))
-                .collect(),
-        ),
-        _ => Some(Vec::new()),
+        SlotKind::Many(slots) => slots
+            .into_iter()
+            .filter_map(|kind| open(Slot { kind }))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
-impl<T: Component> Term for All<&T> {
-    type Item<'w> = Vec<&'w T>;
-    type Cursor<'w> = Vec<Reads<'w, T>>;
-    const INFO: TermInfo = TermInfo {
-        all: true,
-        ..TermInfo::of::<T>(false, false)
+/// The impls of `All<&T>` and `All<&mut T>`: they keep their own checked
+/// walks (one per matching component), as many as the table has.
+macro_rules! all_term {
+    ($term:ty, $lane:ident, $open:ident, $mutable:literal) => {
+        impl<T: Component> Term for All<$term> {
+            type Item<'w> = Vec<<$lane<'w, T> as Iterator>::Item>;
+            type Lane<'w> = ();
+            type State<'w> = Vec<($lane<'w, T>, Metas<'w>)>;
+            const INFO: TermInfo = TermInfo {
+                all: true,
+                ..TermInfo::of::<T>($mutable, false)
+            };
+
+            fn open(slot: Slot<'_>) -> Option<((), Self::State<'_>)> {
+                Some(((), open_many(slot, $open)))
+            }
+
+            fn fetch<'w>(
+                (): <Self::Lane<'w> as Lanes>::Item,
+                walks: &mut Self::State<'w>,
+            ) -> Option<Self::Item<'w>> {
+                Some(
+                    walks
+                        .iter_mut()
+                        .filter_map(|(values, metas)| {
+                            let value = values.next();
+                            value.filter(|_| enabled(metas))
+                        })
+                        .collect(),
+                )
+            }
+
+            fn fetch_fast<'w>(
+                (): <Self::Lane<'w> as Lanes>::Item,
+                walks: &mut Self::State<'w>,
+            ) -> Self::Item<'w> {
+                walks
+                    .iter_mut()
+                    .filter_map(|(values, _)| values.next())
+                    .collect()
+            }
+
+            fn split<'w>(walks: Self::State<'w>, at: usize) -> (Self::State<'w>, Self::State<'w>) {
+                walks
+                    .into_iter()
+                    .map(|(values, metas)| {
+                        let (va, vb) = values.split_at(at);
+                        let (ma, mb) = split_metas(metas, at);
+                        ((va, ma), (vb, mb))
+                    })
+                    .unzip()
+            }
+
+            fn idle(_: Generations<'_>) -> Self::State<'_> {
+                Vec::new()
+            }
+        }
     };
-
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
-        open_many(slot, Reads::open)
-    }
-
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w T>> {
-        Some(cursor.iter_mut().filter_map(Reads::next).collect())
-    }
-
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w T>> {
-        Self::fetch(cursor)
-    }
-
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
-        cursor.into_iter().map(|c| c.split(at)).unzip()
-    }
 }
 
-impl<T: Component> Term for All<&mut T> {
-    type Item<'w> = Vec<&'w mut T>;
-    type Cursor<'w> = Vec<Writes<'w, T>>;
-    const INFO: TermInfo = TermInfo {
-        all: true,
-        ..TermInfo::of::<T>(true, false)
-    };
-
-    fn cursor(slot: Slot<'_>) -> Option<Self::Cursor<'_>> {
-        open_many(slot, Writes::open)
-    }
-
-    fn fetch<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w mut T>> {
-        Some(cursor.iter_mut().filter_map(Writes::next).collect())
-    }
-
-    fn fetch_fast<'w>(cursor: &mut Self::Cursor<'w>) -> Option<Vec<&'w mut T>> {
-        Self::fetch(cursor)
-    }
-
-    fn split<'w>(cursor: Self::Cursor<'w>, at: usize) -> (Self::Cursor<'w>, Self::Cursor<'w>) {
-        cursor.into_iter().map(|c| c.split(at)).unzip()
-    }
-}
+all_term!(&T, Strided, open_reads, false);
+all_term!(&mut T, StridedMut, open_writes, true);
