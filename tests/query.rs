@@ -1500,3 +1500,50 @@ fn sixteen_terms_compile_and_work() {
     assert_eq!(e.get::<N4>(), Some(&N4(107)));
     assert!(!e.has::<N15>());
 }
+
+/// A query keeps its matched tables between calls: a later call must see
+/// tables made since (including a derived type first added after the
+/// first call), tables that were empty and filled up, and tell apart the
+/// same terms with different filters.
+#[test]
+fn repeated_queries_see_tables_made_since() {
+    let mut world = World::new();
+    let a = world.spawn_with((Moving { speed: 1.0 },)).unwrap();
+    let moving = |w: &World| {
+        sorted(ids(w
+            .query::<(EntityId, &Moving)>()
+            .into_iter()
+            .map(|(id, m)| (id, m.speed))))
+    };
+    assert_eq!(moving(&world), [a]);
+    let frozen = world.spawn_with((Moving { speed: 2.0 }, Frozen)).unwrap();
+    let axis = world
+        .spawn_with((AxisMoving {
+            base: Moving { speed: 3.0 },
+            vertical: false,
+        },))
+        .unwrap();
+    assert_eq!(moving(&world), sorted(vec![a, frozen, axis]));
+    let unfrozen: Vec<EntityId> = world
+        .query::<(EntityId, &Moving)>()
+        .without::<Frozen>()
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(sorted(unfrozen), sorted(vec![a, axis]));
+    // Empty the `(Moving, Frozen)` table, query, then fill it again.
+    world.despawn(frozen).unwrap();
+    for (m,) in world.query_mut::<(&mut Moving,)>() {
+        m.speed += 1.0;
+    }
+    let refrozen = world.spawn_with((Moving { speed: 9.0 }, Frozen)).unwrap();
+    let mut speeds: Vec<(EntityId, f32)> = world
+        .query_mut::<(EntityId, &mut Moving)>()
+        .into_iter()
+        .map(|(id, m)| (id, m.speed))
+        .collect();
+    speeds.sort_by_key(|&(id, _)| id);
+    let mut expected = vec![(a, 2.0), (axis, 4.0), (refrozen, 9.0)];
+    expected.sort_by_key(|&(id, _)| id);
+    assert_eq!(speeds, expected);
+}

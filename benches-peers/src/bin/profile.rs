@@ -236,6 +236,13 @@ fn main() {
                 }
             }
         }
+        "frag_fold" => {
+            // frag_query through `for_each`: no iterator state between tables.
+            let mut w = frag::ours();
+            for _ in 0..reps * 100 {
+                w.query_mut::<(&mut Data,)>().for_each(|(d,)| d.0 *= 2.0);
+            }
+        }
         "add_remove" => {
             let mut w = World::new();
             let ids = w

@@ -1,6 +1,10 @@
 //! Walking a query's tables: the segments each term reads, borrowed once
 //! per query, and the rows of one table at a time.
 
+use std::mem::ManuallyDrop;
+use std::ops::Deref;
+use std::sync::Arc;
+
 use crate::entity::{Entities, EntityIndex, SegId, TableId};
 use crate::query::data::QueryData;
 use crate::query::plan::{Place, Plan};
@@ -34,26 +38,30 @@ pub(crate) struct Borrowed<'w> {
 }
 
 impl<'w> Source<'w> {
-    /// Borrows the segments `wanted` names (in any order, repeats
-    /// allowed): only those, so a query over few tables or one entity does
-    /// not pay for every segment of the world.
-    pub fn new_mut(storage: &'w mut Storage, wanted: impl Iterator<Item = SegId>) -> Self {
-        let mut wanted: Vec<SegId> = Vec::from_iter(wanted);
-        wanted.sort_unstable();
-        wanted.dedup();
-        let (tables, segments) = storage.tables_and_segments_mut();
-        let mut next = wanted.iter().peekable();
+    /// Borrows the segments `wanted` names (sorted, each once): only those,
+    /// so a query over few tables or one entity does not pay for every
+    /// segment of the world.
+    pub fn new_mut(storage: &'w mut Storage, wanted: &[SegId]) -> Self {
+        let (tables, mut rest) = storage.tables_and_segments_mut();
         let mut borrowed = Vec::with_capacity(wanted.len());
-        for (at, segment) in segments.enumerate() {
-            let Some(&&seg) = next.peek() else { break };
-            if seg.index() == at {
-                next.next();
-                borrowed.push(Borrowed {
-                    seg,
-                    unique: Some(segment),
-                    shared: None,
-                });
-            }
+        // `rest` starts at segment `next`: each wanted segment is split off
+        // the front, so no segment is borrowed twice.
+        let mut next = 0;
+        for &seg in wanted {
+            let skip = seg.index() - next;
+            let Some((segment, tail)) = std::mem::take(&mut rest)
+                .get_mut(skip..)
+                .and_then(<[Segment]>::split_first_mut)
+            else {
+                break;
+            };
+            rest = tail;
+            next = seg.index() + 1;
+            borrowed.push(Borrowed {
+                seg,
+                unique: Some(segment),
+                shared: None,
+            });
         }
         Source::Mut {
             tables,
@@ -310,17 +318,41 @@ pub struct QueryIter<'w, Q: QueryData> {
 
 /// The tables a query has yet to open.
 struct Tables<'w> {
-    plan: Plan,
+    plan: PlanHandle,
     next_table: usize,
     source: Source<'w>,
     entities: &'w Entities,
     inactive: bool,
 }
 
+/// A query's share of its plan, released out of line: an atomic count
+/// update inlined into the caller's loop, even on a path the loop never
+/// takes, makes the compiler keep the loop's own variables in memory.
+struct PlanHandle(ManuallyDrop<Option<Arc<Plan>>>);
+
+impl Deref for PlanHandle {
+    type Target = Plan;
+    fn deref(&self) -> &Plan {
+        self.0.as_deref().expect("a plan is released only on drop")
+    }
+}
+
+impl Drop for PlanHandle {
+    fn drop(&mut self) {
+        release(&mut self.0);
+    }
+}
+
+#[inline(never)]
+fn release(plan: &mut Option<Arc<Plan>>) {
+    drop(plan.take());
+}
+
 impl<'w> Tables<'w> {
     /// The next item once `rows` has none left unchecked: a checked row of
     /// `rows`, or the first row of a table opened after it. Out of line and
     /// by value, so the iterator's rows stay in registers in a `for` loop.
+    #[cold]
     #[inline(never)]
     fn refill<Q: QueryData>(
         &mut self,
@@ -340,17 +372,30 @@ impl<'w> Tables<'w> {
     #[cold]
     #[inline(never)]
     fn open_next<Q: QueryData>(&mut self) -> Option<TableRows<'w, Q>> {
-        while self.next_table < self.plan.tables.len() {
-            let i = self.next_table;
-            self.next_table += 1;
-            let table = self.plan.tables[i];
-            let places = self.plan.places_of(i);
-            let many = self.plan.many_of(i);
-            if let Some(rows) = self
-                .source
-                .open(table, places, many, self.entities, self.inactive)
-            {
-                return Some(rows);
+        let Tables {
+            plan,
+            next_table,
+            source,
+            entities,
+            inactive,
+        } = self;
+        let plan: &Plan = plan;
+        while let Some(&table) = plan.tables.get(*next_table) {
+            let i = *next_table;
+            *next_table += 1;
+            // Plans keep empty tables, which may fill up before a later call.
+            if source.table(table).owners().is_empty() {
+                continue;
+            }
+            let rows = source.open(
+                table,
+                plan.places_of(i),
+                plan.many_of(i),
+                entities,
+                *inactive,
+            );
+            if rows.is_some() {
+                return rows;
             }
         }
         None
@@ -359,7 +404,7 @@ impl<'w> Tables<'w> {
 
 impl<'w, Q: QueryData> QueryIter<'w, Q> {
     pub(crate) fn new(
-        plan: Plan,
+        plan: Arc<Plan>,
         source: Source<'w>,
         entities: &'w Entities,
         inactive: bool,
@@ -367,7 +412,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
         QueryIter {
             rows: TableRows::idle(entities),
             tables: Box::new(Tables {
-                plan,
+                plan: PlanHandle(ManuallyDrop::new(Some(plan))),
                 next_table: 0,
                 source,
                 entities,

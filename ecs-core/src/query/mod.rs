@@ -7,6 +7,7 @@
 //! disabled or killed entities, as [`World::update`] does;
 //! [`QueryMut::include_inactive`] visits them too.
 
+mod cache;
 mod data;
 mod iter;
 mod one;
@@ -23,7 +24,9 @@ pub use term::{All, Term};
 use crate::world::World;
 use crate::Component;
 use iter::Source;
-use plan::{Filters, Plan};
+use plan::Filters;
+
+pub(crate) use cache::PlanCache;
 
 /// A [`QueryData`] whose terms only read (`&T`, `Option<&T>`, `EntityId`):
 /// what [`World::query`] takes.
@@ -102,7 +105,7 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
     /// number of times.
     pub fn iter(&self) -> QueryIter<'w, Q> {
         let storage = self.world.storage();
-        let plan = Plan::new(storage, Q::TERMS, &self.filters);
+        let plan = self.world.plans().plan(storage, Q::TERMS, &self.filters);
         QueryIter::new(
             plan,
             Source::Shared(storage),
@@ -146,9 +149,9 @@ impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
     type Item = Q::Item<'w>;
     type IntoIter = QueryIter<'w, Q>;
     fn into_iter(self) -> QueryIter<'w, Q> {
-        let (entities, storage) = self.world.entities_and_storage_mut();
-        let plan = Plan::new(storage, Q::TERMS, &self.filters);
-        let source = Source::new_mut(storage, plan.segments().into_iter());
+        let (entities, storage, plans) = self.world.query_parts_mut();
+        let plan = plans.plan_mut(storage, Q::TERMS, &self.filters);
+        let source = Source::new_mut(storage, plan.segments());
         QueryIter::new(plan, source, entities, self.filters.inactive)
     }
 }

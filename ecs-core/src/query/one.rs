@@ -43,8 +43,15 @@ impl World {
         let (entities, storage) = self.entities_and_storage_mut();
         let places = Plan::places_in(storage, Q::TERMS, table).map_err(|i| missing::<Q>(id, i))?;
         let many = Plan::many_in(storage, Q::TERMS, table);
-        let wanted = places.iter().flatten().chain(many.iter().flatten());
-        let mut source = Source::new_mut(storage, wanted.map(|&(seg, _)| seg));
+        let mut wanted: Vec<_> = places
+            .iter()
+            .flatten()
+            .chain(many.iter().flatten())
+            .map(|&(seg, _)| seg)
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut source = Source::new_mut(storage, &wanted);
         let rows = source
             .open::<Q>(table, &places, &many, entities, true)
             .ok_or_else(|| missing::<Q>(id, 0))?;

@@ -7,7 +7,7 @@ use crate::query::term::TermInfo;
 use crate::storage::Storage;
 
 /// A query's `with`/`without` filters and whether it sees inactive rows.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Filters {
     pub with: Vec<TypeId>,
     pub without: Vec<TypeId>,
@@ -19,6 +19,12 @@ pub(crate) struct Filters {
 pub(crate) type Place = Option<(SegId, usize)>;
 
 /// The tables a query visits, in table order, each with one place per term.
+///
+/// Tables are only ever added to a world, and a table's layout never
+/// changes, so a plan made once is brought up to date by matching the
+/// tables made since ([`Plan::update`]); empty tables stay in the plan and
+/// are skipped when walked, since they may fill up later.
+#[derive(Clone, Default)]
 pub(crate) struct Plan {
     pub tables: Vec<TableId>,
     /// `tables.len() * terms` places, table by table.
@@ -27,49 +33,61 @@ pub(crate) struct Plan {
     /// laid out as `places`; empty when the query has no such term.
     pub many: Vec<Vec<(SegId, usize)>>,
     pub terms: usize,
+    /// How many of the world's tables have been matched.
+    seen: usize,
+    /// Every segment the plan reads, sorted, each once.
+    segments: Vec<SegId>,
 }
 
 impl Plan {
-    /// The tables that hold every required term and pass the filters; a
-    /// table with no rows is left out.
-    pub fn new(storage: &Storage, terms: &[TermInfo], filters: &Filters) -> Plan {
+    /// A plan that has matched no table yet, for `terms` terms.
+    pub fn empty(terms: usize) -> Plan {
+        Plan {
+            terms,
+            ..Plan::default()
+        }
+    }
+
+    /// Whether tables were made since the plan was last brought up to date.
+    pub fn is_stale(&self, storage: &Storage) -> bool {
+        self.seen != storage.table_count()
+    }
+
+    /// Matches the tables made since the plan was last brought up to date.
+    pub fn update(&mut self, storage: &Storage, terms: &[TermInfo], filters: &Filters) {
+        let (from, to) = (self.seen, storage.table_count());
+        self.seen = to;
+        if from == to {
+            return;
+        }
         let index = |id: TypeId| storage.types().index_of_id(id);
         let resolved: Vec<Option<TypeIdx>> = terms
             .iter()
             .map(|t| t.key.and_then(|k| index(k.type_id())))
             .collect();
-        // Sized for every table up front: growing one table at a time
-        // would reallocate several times per query.
-        let count = storage.table_count();
-        let mut plan = Plan {
-            tables: Vec::with_capacity(count),
-            places: Vec::with_capacity(count * terms.len()),
-            many: Vec::new(),
-            terms: terms.len(),
-        };
         let any_all = terms.iter().any(|t| t.all);
-        // A required type or a `with` type no table has: nothing matches.
+        // A required type or a `with` type no table has: nothing matches
+        // (a type registered later only appears in tables made later).
         let required_missing = terms
             .iter()
             .zip(&resolved)
             .any(|(t, r)| t.required && r.is_none());
         let with: Option<Vec<TypeIdx>> = filters.with.iter().map(|&id| index(id)).collect();
         let (false, Some(with)) = (required_missing, with) else {
-            return plan;
+            return;
         };
         let without: Vec<TypeIdx> = filters.without.iter().filter_map(|&id| index(id)).collect();
-        for table in (0..storage.table_count()).map(TableId::from_index) {
-            if storage.table(table).owners().is_empty()
-                || with
-                    .iter()
-                    .any(|&t| storage.position_of(table, t).is_none())
+        for table in (from..to).map(TableId::from_index) {
+            if with
+                .iter()
+                .any(|&t| storage.position_of(table, t).is_none())
                 || without
                     .iter()
                     .any(|&t| storage.position_of(table, t).is_some())
             {
                 continue;
             }
-            let start = plan.places.len();
+            let start = self.places.len();
             let mut matched = true;
             for (term, ty) in terms.iter().zip(&resolved) {
                 let place = ty.and_then(|t| storage.first_isa_level(table, t));
@@ -77,21 +95,31 @@ impl Plan {
                     matched = false;
                     break;
                 }
-                plan.places.push(place.map(|(p, level)| (p.seg, level)));
+                self.places.push(place.map(|(p, level)| (p.seg, level)));
             }
             if matched {
-                plan.tables.push(table);
+                self.tables.push(table);
                 if any_all {
-                    plan.many
+                    self.many
                         .extend(terms.iter().zip(&resolved).map(|(term, ty)| {
                             every_match(storage, table, term.all.then_some(*ty).flatten())
                         }));
                 }
             } else {
-                plan.places.truncate(start);
+                self.places.truncate(start);
             }
         }
-        plan
+        let mut all = Vec::with_capacity(self.places.len());
+        all.extend(self.places.iter().flatten().map(|&(seg, _)| seg));
+        all.extend(self.many.iter().flatten().map(|&(seg, _)| seg));
+        all.sort_unstable();
+        all.dedup();
+        self.segments = all;
+    }
+
+    /// Every segment the plan reads, sorted, each once.
+    pub fn segments(&self) -> &[SegId] {
+        &self.segments
     }
 
     /// Where each term reads in `table` alone; `Err(i)` when the table
@@ -118,21 +146,15 @@ impl Plan {
             .collect()
     }
 
-    /// Every segment the plan reads.
-    pub fn segments(&self) -> Vec<SegId> {
-        let mut all = Vec::with_capacity(self.places.len());
-        all.extend(self.places.iter().flatten().map(|&(seg, _)| seg));
-        all.extend(self.many.iter().flatten().map(|&(seg, _)| seg));
-        all
-    }
-
     /// The places of the `i`-th table of the plan.
+    #[inline]
     pub fn places_of(&self, i: usize) -> &[Place] {
         &self.places[i * self.terms..(i + 1) * self.terms]
     }
 
     /// The every-match places of the `i`-th table (empty without
     /// [`All`](crate::All) terms).
+    #[inline]
     pub fn many_of(&self, i: usize) -> &[Vec<(SegId, usize)>] {
         self.many
             .get(i * self.terms..(i + 1) * self.terms)

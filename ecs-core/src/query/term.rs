@@ -66,6 +66,7 @@ pub(crate) enum SlotKind<'w> {
 
 impl SlotKind<'_> {
     /// Whether rows read through this slot may be skipped.
+    #[inline]
     pub(crate) fn checks(&self) -> bool {
         match self {
             SlotKind::Shared { check, .. } | SlotKind::Mut { check, .. } => *check,

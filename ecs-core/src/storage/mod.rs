@@ -104,8 +104,8 @@ impl Storage {
 
     /// The tables, with every segment borrowed mutably (in index order),
     /// for loops that hand out values of many segments at once.
-    pub fn tables_and_segments_mut(&mut self) -> (&[Table], std::slice::IterMut<'_, Segment>) {
-        (&self.tables, self.segments.iter_mut())
+    pub fn tables_and_segments_mut(&mut self) -> (&[Table], &mut [Segment]) {
+        (&self.tables, &mut self.segments)
     }
 
     /// Table `table`.

@@ -33,6 +33,21 @@ impl World {
         (&self.entities, &mut self.storage)
     }
 
+    /// What a writing query needs: the entity table, the storage, and the
+    /// query plans kept between calls.
+    #[inline]
+    pub(crate) fn query_parts_mut(
+        &mut self,
+    ) -> (&Entities, &mut Storage, &mut crate::query::PlanCache) {
+        (&self.entities, &mut self.storage, &mut self.plans)
+    }
+
+    /// The query plans kept between calls.
+    #[inline]
+    pub(crate) fn plans(&self) -> &crate::query::PlanCache {
+        &self.plans
+    }
+
     /// Mutable twin of [`World::storage`]: for changes that keep every
     /// entity's location (values, meta words, serials, new tables).
     #[inline]

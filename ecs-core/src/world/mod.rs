@@ -59,6 +59,8 @@ pub struct World {
     bundle_tables: HashMap<TypeId, Option<TableId>, BuildHasherDefault<TypeIdHasher>>,
     runtime: crate::runtime::RuntimeState,
     resources: resources::Resources,
+    /// The plans of the queries run on this world.
+    plans: crate::query::PlanCache,
 }
 
 impl World {

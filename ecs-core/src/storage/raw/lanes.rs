@@ -26,6 +26,8 @@ pub trait Lanes: sealed::Sealed + Sized {
     type Item;
     /// How many rows every lane still has (`usize::MAX` when none reads).
     fn rows(&self) -> usize;
+    /// `self.rows() >= rows`, without the division `rows` may cost.
+    fn has(&self, rows: usize) -> bool;
     /// The current row of every lane, then a step to the next.
     ///
     /// # Safety
@@ -54,6 +56,11 @@ impl<'a, T> Lanes for Strided<'a, T> {
     #[inline(always)]
     fn rows(&self) -> usize {
         self.len()
+    }
+    #[inline(always)]
+    fn has(&self, rows: usize) -> bool {
+        let span = self.end as usize - self.next.as_ptr() as usize;
+        rows.checked_mul(self.step).is_some_and(|need| need <= span)
     }
     #[inline(always)]
     unsafe fn advance(&mut self) -> &'a T {
@@ -98,6 +105,11 @@ impl<'a, T> Lanes for StridedMut<'a, T> {
     #[inline(always)]
     fn rows(&self) -> usize {
         self.len()
+    }
+    #[inline(always)]
+    fn has(&self, rows: usize) -> bool {
+        let span = self.end as usize - self.next.as_ptr() as usize;
+        rows.checked_mul(self.step).is_some_and(|need| need <= span)
     }
     #[inline(always)]
     unsafe fn advance(&mut self) -> &'a mut T {
@@ -151,6 +163,10 @@ impl<L: Lanes> Lanes for Option<L> {
         self.as_ref().map_or(usize::MAX, L::rows)
     }
     #[inline(always)]
+    fn has(&self, rows: usize) -> bool {
+        self.as_ref().is_none_or(|lane| lane.has(rows))
+    }
+    #[inline(always)]
     unsafe fn advance(&mut self) -> Option<L::Item> {
         // SAFETY: a present lane has `rows() == self.rows() > 0`.
         self.as_mut().map(|lane| unsafe { lane.advance() })
@@ -188,6 +204,10 @@ impl Lanes for () {
         usize::MAX
     }
     #[inline(always)]
+    fn has(&self, _: usize) -> bool {
+        true
+    }
+    #[inline(always)]
     unsafe fn advance(&mut self) {}
     #[inline(always)]
     fn dense(&self) -> bool {
@@ -212,6 +232,12 @@ macro_rules! tuple_lanes {
             fn rows(&self) -> usize {
                 let ($($var,)+) = self;
                 usize::MAX$(.min($var.rows()))+
+            }
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn has(&self, rows: usize) -> bool {
+                let ($($var,)+) = self;
+                true $(&& $var.has(rows))+
             }
             #[inline(always)]
             #[allow(non_snake_case)]
@@ -280,7 +306,11 @@ impl<L: Lanes> Lockstep<L> {
     /// lent array reads as empty). With `guarded` every row is handed out
     /// by [`Lockstep::next_guarded`] alone.
     pub fn new(lanes: L, rows: usize, guarded: bool) -> Self {
-        let left = rows.min(lanes.rows());
+        let left = if lanes.has(rows) {
+            rows
+        } else {
+            rows.min(lanes.rows())
+        };
         let mode = if guarded {
             Mode::Guarded
         } else if lanes.dense() {
