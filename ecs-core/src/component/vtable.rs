@@ -27,9 +27,13 @@ use crate::Component;
 pub struct ComponentVTable {
     pub(crate) chain: KeyChain,
     pub(crate) erased: ErasedType,
+    /// The type's own behaviour, or the nearest ancestor's.
     pub(crate) behaviour: Option<BehaviourFns>,
     /// The receiver of a message type, from `receives(...)`.
     pub(crate) receiver: fn(TypeId) -> Option<ReceiverFn>,
+    /// The parent's table: where a message type the type does not receive
+    /// itself is looked up next.
+    pub(crate) parent: Option<&'static ComponentVTable>,
     /// Adds this type's required components, then its parent's.
     pub(crate) requirements: fn(&mut Requirements),
     /// Default, clone, serde and debug support, found by the derive.
@@ -56,7 +60,15 @@ impl ComponentVTable {
     /// The table of `T`, whose parent is `P`; `erased` is built by the
     /// derive from the parent field's offset.
     pub const fn with_parent<T: Component, P: Component>(erased: ErasedType) -> Self {
-        Self::new(KeyChain::with_parent::<T, P>(), erased)
+        let mut table = Self::new(KeyChain::with_parent::<T, P>(), erased);
+        // Behaviour is inherited, as a virtual method is: the derived type
+        // runs its parent's on the part it embeds until it declares its own.
+        table.behaviour = match P::__VTABLE.behaviour {
+            Some(fns) => Some(fns.inherited()),
+            None => None,
+        };
+        table.parent = Some(P::__VTABLE);
+        table
     }
 
     const fn new(chain: KeyChain, erased: ErasedType) -> Self {
@@ -65,6 +77,7 @@ impl ComponentVTable {
             erased,
             behaviour: None,
             receiver: no_receiver,
+            parent: None,
             requirements: no_requirements,
             ops: ComponentOps::none(),
             transient: false,
@@ -122,6 +135,21 @@ impl ComponentVTable {
     /// The key chain: own key first.
     pub(crate) fn keys(&'static self) -> &'static [crate::ComponentKey] {
         self.chain.keys()
+    }
+
+    /// How this type handles messages of type `message`: its own receiver,
+    /// or else the nearest ancestor's, run on the part it embeds.
+    pub(crate) fn receiver_for(&'static self, message: TypeId) -> Option<ReceiverFn> {
+        let mut table = Some(self);
+        let mut level = 0;
+        while let Some(t) = table {
+            if let Some(receiver) = (t.receiver)(message) {
+                return Some(receiver.at_level(level));
+            }
+            table = t.parent;
+            level += 1;
+        }
+        None
     }
 
     /// The component's type id.

@@ -7,10 +7,10 @@ use crate::query::iter::TableRows;
 use crate::query::QueryMut;
 
 /// Rows visited on the calling thread first, at most, to measure what one
-/// costs; the clock is read after 1, 8 and 64 rows (few reads: each costs
+/// costs; the clock is read after 8 and 64 rows (few reads: each costs
 /// more than a light row), and the probe stops once it has run
-/// [`PROBE_NS`], so a heavy loop keeps the other threads waiting for a row
-/// or a few only.
+/// [`PROBE_NS`], so a heavy loop keeps the other threads waiting for a few
+/// rows only.
 const PROBE_ROWS: usize = 64;
 const PROBE_NS: u128 = 2_000;
 /// Below this estimated time (in nanoseconds) for the rest, splitting the
@@ -48,7 +48,7 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         // The probe: the first rows, on this thread.
         let start = std::time::Instant::now();
         let mut probed = 0;
-        let mut next_look = 1;
+        let mut next_look = 8;
         while probed < PROBE_ROWS {
             let Some(rows) = tables.last_mut() else { break };
             match rows.next() {

@@ -27,6 +27,41 @@ use crate::Component;
 /// structural changes go through [`Context::commands`] (applied when
 /// [`World::update`] finishes, or by [`World::apply_commands`]).
 ///
+/// A behaviour is inherited like a virtual method: a type declared
+/// `parent = P` runs its nearest ancestor's `update` and hooks on the
+/// ancestor part it embeds, until it declares `#[component(behaviour)]`
+/// and implements `Behaviour` itself, which replaces the whole behaviour
+/// (and may call the ancestor's, `self.base.update(ctx, dt)`).
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component, Default)]
+/// #[component(behaviour)]
+/// struct Enemy { steps: u32 }
+/// impl Behaviour for Enemy {
+///     fn update(&mut self, _: &mut Context<'_>, _: f32) { self.steps += 1 }
+/// }
+/// #[derive(Component, Default)]
+/// #[component(parent = Enemy)]                // inherits Enemy's update
+/// struct Soldier { base: Enemy }
+/// #[derive(Component, Default)]
+/// #[component(parent = Enemy, behaviour)]     // overrides it
+/// struct Runner { base: Enemy }
+/// impl Behaviour for Runner {
+///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
+///         self.base.update(ctx, dt);           // Enemy's step, then two more
+///         self.base.steps += 2;
+///     }
+/// }
+/// let mut world = World::new();
+/// let soldier = world.spawn_with((Soldier::default(),))?;
+/// let runner = world.spawn_with((Runner::default(),))?;
+/// world.update(1.0);
+/// assert_eq!(world.entity(soldier)?.get::<Enemy>().unwrap().steps, 1);
+/// assert_eq!(world.entity(runner)?.get::<Enemy>().unwrap().steps, 3);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+///
 /// [`EntityMut::kill`]: crate::EntityMut::kill
 /// [`Error::InUse`]: crate::Error::InUse
 ///
@@ -324,12 +359,16 @@ pub(crate) enum Hook {
     Revive,
 }
 
-/// The type-erased entry points of one behaviour type, built by the derive.
+/// The type-erased entry points of one behaviour type, built by the derive,
+/// and the chain level at which a component holds the behaviour: 0 for a
+/// type's own behaviour, one more per generation for a behaviour inherited
+/// from an ancestor (run on the ancestor part the component embeds).
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct BehaviourFns {
-    pub(crate) update: fn(&mut World, TypeIdx, f32) -> usize,
-    pub(crate) hook: fn(&mut World, CompRef, Hook),
+    pub(crate) update: fn(&mut World, TypeIdx, usize, f32) -> usize,
+    pub(crate) hook: fn(&mut World, CompRef, usize, Hook),
+    pub(crate) level: usize,
 }
 
 impl BehaviourFns {
@@ -338,6 +377,7 @@ impl BehaviourFns {
         BehaviourFns {
             update: update_type::<T>,
             hook: run_hook::<T>,
+            level: 0,
         }
     }
 
@@ -346,6 +386,15 @@ impl BehaviourFns {
         BehaviourFns {
             update: update_with_type::<T, S>,
             hook: run_hook::<T>,
+            level: 0,
+        }
+    }
+
+    /// The same behaviour seen from a type one generation further down.
+    pub(crate) const fn inherited(self) -> Self {
+        BehaviourFns {
+            level: self.level + 1,
+            ..self
         }
     }
 }
@@ -393,7 +442,7 @@ pub(crate) fn with_segment_out<R>(
 fn update_rows<T: Behaviour>(
     world: &mut World,
     column: &mut LentColumn,
-    ty: TypeIdx,
+    (ty, level): (TypeIdx, usize),
     mut siblings: Option<(TypeIdx, &mut LentColumn)>,
     mut visit: impl FnMut(&mut T, &mut Context<'_>, Option<&mut Segment>, RowId),
 ) -> usize {
@@ -410,8 +459,10 @@ fn update_rows<T: Behaviour>(
             let at = lent.position(seg)?;
             Some(&mut lent.segments_mut()[at])
         });
-        let (values, metas) = seg.values_meta_mut::<T>();
-        for (row, (component, meta)) in values.iter_mut().zip(metas).enumerate() {
+        let Some((values, metas)) = seg.values_as_meta_mut::<T>(level) else {
+            continue;
+        };
+        for (row, (component, meta)) in values.zip(metas).enumerate() {
             let owner = world.storage().table(table).owners()[row];
             let slot = &world.slot(owner);
             if *meta & DISABLED != 0 || !slot.is_active() {
@@ -442,12 +493,18 @@ fn update_rows<T: Behaviour>(
     updated
 }
 
-/// Updates every enabled `T` of every active entity, in storage order.
-fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
+/// Updates every enabled component of type `ty` of every active entity, in
+/// storage order, through the `T` it holds at chain level `level` (`T`
+/// itself at level 0).
+fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, level: usize, dt: f32) -> usize {
     with_column_out(world, ty, |world, column| {
-        update_rows(world, column, ty, None, |component: &mut T, ctx, _, _| {
-            component.update(ctx, dt)
-        })
+        update_rows(
+            world,
+            column,
+            (ty, level),
+            None,
+            |component: &mut T, ctx, _, _| component.update(ctx, dt),
+        )
     })
     .unwrap_or(0)
 }
@@ -457,21 +514,22 @@ fn update_type<T: Behaviour>(world: &mut World, ty: TypeIdx, dt: f32) -> usize {
 fn update_with_type<T: UpdateWith<S>, S: Component>(
     world: &mut World,
     ty: TypeIdx,
+    level: usize,
     dt: f32,
 ) -> usize {
     let related = T::is_derived_from(crate::ComponentKey::of::<S>())
         || S::is_derived_from(crate::ComponentKey::of::<T>());
     let s = match world.type_idx::<S>() {
-        Some(s) if !related && world.storage().try_column(s).is_some() => s,
+        Some(s) if !related && s != ty && world.storage().try_column(s).is_some() => s,
         // No `S` anywhere (or `S` shares `T`'s storage): plain updates.
-        _ => return update_type::<T>(world, ty, dt),
+        _ => return update_type::<T>(world, ty, level, dt),
     };
     with_column_out(world, ty, |world, column| {
         with_column_out(world, s, |world, siblings| {
             update_rows(
                 world,
                 column,
-                ty,
+                (ty, level),
                 Some((s, siblings)),
                 |component: &mut T, ctx, sibling, row| match sibling {
                     Some(segment) => component.update_with(segment.get_mut::<S>(row), ctx, dt),
@@ -484,11 +542,13 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
     .unwrap_or(0)
 }
 
-fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, hook: Hook) {
+fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, level: usize, hook: Hook) {
     with_segment_out(world, comp, |world, segment| {
         let owner = world.storage().table(segment.table()).owners()[comp.row.index()];
         let mut ctx = Context::new(world, owner, comp.ty);
-        let component = segment.get_mut::<T>(comp.row);
+        let Some(component) = segment.get_as_mut::<T>(comp.row, level) else {
+            return;
+        };
         match hook {
             Hook::Attach => component.on_attach(&mut ctx),
             Hook::Detach => component.on_detach(&mut ctx),
@@ -610,7 +670,7 @@ impl World {
             let mut updated = 0;
             for ty in order {
                 if let Some(fns) = self.storage().info(ty).vtable().and_then(|v| v.behaviour) {
-                    updated += (fns.update)(self, ty, dt);
+                    updated += (fns.update)(self, ty, fns.level, dt);
                 }
             }
             updated
@@ -648,7 +708,7 @@ impl World {
             .vtable()
             .and_then(|v| v.behaviour)
         {
-            (fns.hook)(self, comp, hook);
+            (fns.hook)(self, comp, fns.level, hook);
         }
     }
 

@@ -16,6 +16,10 @@ use crate::{Component, EntityId, Error};
 /// that list, and a missing declaration or a missing impl is a compile
 /// error.
 ///
+/// Receivers are inherited per message type: a type declared `parent = P`
+/// handles every message its nearest ancestor handles, on the part it
+/// embeds, unless it lists that message type in its own `receives(..)`.
+///
 /// ```
 /// # use ecs_core::prelude::*;
 /// struct TakeDamage(u32);
@@ -80,13 +84,26 @@ pub trait DeclaresReceive<M> {}
 /// The entry point delivering one message type to one component type.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
-pub struct ReceiverFn(fn(&mut World, EntityIndex, CompRef, &dyn Any) -> bool);
+pub struct ReceiverFn {
+    deliver: fn(&mut World, EntityIndex, CompRef, usize, &dyn Any) -> bool,
+    /// The chain level of the receiving part: 0 for the component's own
+    /// receiver, more for an ancestor's it inherits.
+    level: usize,
+}
 
 impl ReceiverFn {
     /// Delivers `M` to `C`, unless that component is disabled; `true` when
     /// it received.
     pub const fn of<C: Receive<M>, M: 'static>() -> Self {
-        ReceiverFn(deliver::<C, M>)
+        ReceiverFn {
+            deliver: deliver::<C, M>,
+            level: 0,
+        }
+    }
+
+    /// The same receiver run on the part at chain level `level`.
+    pub(crate) fn at_level(self, level: usize) -> Self {
+        ReceiverFn { level, ..self }
     }
 }
 
@@ -94,6 +111,7 @@ fn deliver<C: Receive<M>, M: 'static>(
     world: &mut World,
     owner: EntityIndex,
     comp: CompRef,
+    level: usize,
     message: &dyn Any,
 ) -> bool {
     let Some(message) = message.downcast_ref::<M>() else {
@@ -109,8 +127,13 @@ fn deliver<C: Receive<M>, M: 'static>(
             return false;
         }
         let mut ctx = Context::new(world, owner, comp.ty);
-        segment.get_mut::<C>(comp.row).receive(message, &mut ctx);
-        true
+        match segment.get_as_mut::<C>(comp.row, level) {
+            Some(receiver) => {
+                receiver.receive(message, &mut ctx);
+                true
+            }
+            None => false,
+        }
     })
     .unwrap_or(false)
 }
@@ -213,7 +236,7 @@ impl World {
             .iter()
             .map(|(_, info)| {
                 info.vtable()
-                    .and_then(|vt| (vt.receiver)(TypeId::of::<M>()))
+                    .and_then(|vt| vt.receiver_for(TypeId::of::<M>()))
             })
             .collect();
         if table.iter().all(Option::is_none) {
@@ -261,7 +284,7 @@ impl World {
                 let Some(receiver) = table[c.ty.index()] else {
                     continue;
                 };
-                if (receiver.0)(self, index, c, message) {
+                if (receiver.deliver)(self, index, c, receiver.level, message) {
                     handled += 1;
                 }
             }

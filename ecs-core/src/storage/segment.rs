@@ -95,13 +95,6 @@ impl Segment {
         self.data.as_mut_slice()
     }
 
-    /// The values and meta words, for loops that update both (they may set
-    /// [`STARTED`], never [`DISABLED`], which [`Segment::set_disabled`] counts).
-    #[inline]
-    pub fn values_meta_mut<C: 'static>(&mut self) -> (&mut [C], &mut [u32]) {
-        (self.data.as_mut_slice(), &mut self.meta)
-    }
-
     /// Each row's `T` at chain level `level` of the segment's type (0: the
     /// type itself).
     #[inline]
@@ -122,6 +115,18 @@ impl Segment {
         &mut self,
         level: usize,
     ) -> Option<(StridedMut<'_, T>, &[u32])> {
+        let Segment { data, meta, .. } = self;
+        Some((data.iter_mut(level)?, meta))
+    }
+
+    /// [`Segment::iter_as_mut`] beside the meta words, both mutable: for
+    /// the update loop, which may set [`STARTED`], never [`DISABLED`]
+    /// (which [`Segment::set_disabled`] counts).
+    #[inline]
+    pub fn values_as_meta_mut<T: 'static>(
+        &mut self,
+        level: usize,
+    ) -> Option<(StridedMut<'_, T>, &mut [u32])> {
         let Segment { data, meta, .. } = self;
         Some((data.iter_mut(level)?, meta))
     }
