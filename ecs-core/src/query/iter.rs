@@ -79,6 +79,7 @@ impl<'w> Source<'w> {
 
     /// The slot of a term reading `seg` at `level`; `check` when disabled
     /// components are skipped.
+    #[inline]
     fn slot(&mut self, mutable: bool, seg: SegId, level: usize, inactive: bool) -> Slot<'w> {
         let check = |segment: &Segment| !inactive && segment.any_disabled();
         let kind = match self {

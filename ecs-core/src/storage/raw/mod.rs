@@ -442,6 +442,7 @@ impl BlobVec {
     /// Where a walk of every row's part at `offset` starts and ends, and
     /// its step: the stride, or for zero-sized values the alignment, so
     /// the walk still counts rows and every address is aligned.
+    #[inline]
     fn walk(&self, offset: usize) -> (NonNull<u8>, *mut u8, usize) {
         let step = if self.size == 0 {
             self.ty.layout.align()
