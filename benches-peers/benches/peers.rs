@@ -449,6 +449,13 @@ fn bench_frag_iter(c: &mut Criterion) {
                 }
             })
         });
+        group.bench_function("ours_query_for_each", |b| {
+            b.iter(|| {
+                world
+                    .query_mut::<(&mut Data,)>()
+                    .for_each(|(d,)| d.0 *= 2.0)
+            })
+        });
     }
     {
         let mut world = frag::bevy();
