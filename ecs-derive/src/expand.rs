@@ -39,7 +39,7 @@ fn impl_component(input: &Input) -> TokenStream {
     let multiple = input.attrs.multiple.is_some();
 
     let Some(parent) = parent else {
-        return impl_block(input, &generics, &name, multiple, None);
+        return impl_block(input, &generics, &name, multiple, None, true);
     };
 
     let parent_ty = parent.ty;
@@ -90,11 +90,14 @@ fn impl_component(input: &Input) -> TokenStream {
         },
         requirements: quote!(#as_component::__VTABLE.add_requirements(out);),
     };
-    let block = impl_block(input, &generics, &name, multiple, Some(body));
+    let block = impl_block(input, &generics, &name, multiple, Some(body), true);
     quote!(#block #free_check)
 }
 
-/// The impl emitted next to the errors: no parent, this type's own key only.
+/// The impl emitted next to the errors: no parent, this type's own key only,
+/// and none of the declared capabilities (their types may be the errors);
+/// the declarations are kept, so the user's impls that match them do not
+/// add errors of their own.
 fn fallback(input: &Input) -> TokenStream {
     let generics = Generics::new(input, true);
     let name = name(input);
@@ -104,6 +107,7 @@ fn fallback(input: &Input) -> TokenStream {
         &name,
         input.attrs.multiple.is_some(),
         None,
+        false,
     )
 }
 
@@ -121,6 +125,7 @@ fn impl_block(
     name: &LitStr,
     multiple: bool,
     parent: Option<ParentBody>,
+    capabilities: bool,
 ) -> TokenStream {
     let ident = input.ident();
     let Generics {
@@ -138,8 +143,9 @@ fn impl_block(
             TokenStream::new(),
         ),
     };
+    let declared_behaviour = input.attrs.behaviour.as_ref().filter(|_| capabilities);
     // Spanned on `behaviour`, so a missing `impl Behaviour` points at it.
-    let behaviour = input.attrs.behaviour.as_ref().map(|(span, with)| {
+    let behaviour = declared_behaviour.map(|(span, with)| {
         let fns = match with {
             // Spanned on the sibling type, so a missing `impl UpdateWith<S>`
             // points at it.
@@ -174,7 +180,7 @@ fn impl_block(
             }
         }
     });
-    let receiver = (!input.attrs.receives.is_empty()).then(|| {
+    let receiver = (capabilities && !input.attrs.receives.is_empty()).then(|| {
         quote! {
             .receiver(|message| {
                 #(#receivers)*
@@ -182,18 +188,14 @@ fn impl_block(
             })
         }
     });
-    let declarations = input.attrs.receives.iter().map(|ty| {
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics ::ecs_core::__private::DeclaresReceive<#ty> for #ident #ty_generics #where_clause {}
-        }
-    });
+    let declarations = declarations(input, generics);
     // Each `require::<R>()` carries the span of `R`, so "cannot be required"
     // points at the type the user named.
     let own_requirements: Vec<TokenStream> = input
         .attrs
         .requires
         .iter()
+        .filter(|_| capabilities)
         .map(|ty| quote_spanned!(ty.span()=> out.require::<#ty>();))
         .collect();
     let requirements = (!own_requirements.is_empty() || !parent_requirements.is_empty())
@@ -252,8 +254,36 @@ fn impl_block(
                 #ops
             };
         }
-        #(#declarations)*
+        #declarations
         #submit
+    }
+}
+
+/// The marker impls that say what the attributes declare, which the traits
+/// the user implements require (`Receive<M>` needs `DeclaresReceive<M>`), so
+/// an impl the attributes do not declare, and the runtime would never call,
+/// is a compile error. Each type once, and only a type that can be
+/// declared: on errors the list may still hold a repeat or a reference.
+fn declarations(input: &Input, generics: &Generics) -> TokenStream {
+    let ident = input.ident();
+    let Generics {
+        impl_generics,
+        ty_generics,
+        where_clause,
+        ..
+    } = generics;
+    let mut seen = Vec::new();
+    let receives = input.attrs.receives.iter().filter(|ty| {
+        let key = crate::ast::tokens(ty);
+        let first = !seen.contains(&key);
+        seen.push(key);
+        first && !matches!(ty, syn::Type::Reference(_))
+    });
+    quote! {
+        #(
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::DeclaresReceive<#receives> for #ident #ty_generics #where_clause {}
+        )*
     }
 }
 
