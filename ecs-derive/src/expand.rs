@@ -279,7 +279,22 @@ fn declarations(input: &Input, generics: &Generics) -> TokenStream {
         seen.push(key);
         first && !matches!(ty, syn::Type::Reference(_))
     });
+    let behaviour = input.attrs.behaviour.as_ref().map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::DeclaresBehaviour for #ident #ty_generics #where_clause {}
+        }
+    });
+    let sibling = match &input.attrs.behaviour {
+        Some((_, Some(sibling))) if !matches!(sibling, syn::Type::Reference(_)) => Some(quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::DeclaresUpdateWith<#sibling> for #ident #ty_generics #where_clause {}
+        }),
+        _ => None,
+    };
     quote! {
+        #behaviour
+        #sibling
         #(
             #[automatically_derived]
             impl #impl_generics ::ecs_core::__private::DeclaresReceive<#receives> for #ident #ty_generics #where_clause {}
