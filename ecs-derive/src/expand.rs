@@ -34,7 +34,6 @@ pub fn derive(node: &DeriveInput) -> TokenStream {
 fn impl_component(input: &Input) -> TokenStream {
     let generics = Generics::new(input, false);
     let parent = input.parent();
-    let ident = input.ident();
     let name = name(input);
     let multiple = input.attrs.multiple.is_some();
 
@@ -49,31 +48,7 @@ fn impl_component(input: &Input) -> TokenStream {
     let field_span = parent.field.ty.span();
     let field_ref = quote_spanned!(field_span=> &this.#member);
 
-    // `multiple` under a single parent: an entity could never hold two.
-    let mut check = TokenStream::new();
-    let mut free_check = TokenStream::new();
-    if let Some(span) = input.attrs.multiple {
-        let message = format!(
-            "`{ident}` is `multiple` but its parent `{parent}` is single, so an entity could never \
-             hold two; mark `{parent}` `#[component(multiple)]` or drop `multiple` here",
-            parent = display_type(parent_ty),
-        )
-        .replace('{', "{{")
-        .replace('}', "}}");
-        let message = LitStr::new(&message, span);
-        // Associated consts are evaluated only when used; a free const is
-        // evaluated always, so the mistake shows even in an unused type. A
-        // generic type cannot have one, so its table checks instead (once:
-        // the table of a non-generic type is also evaluated by its catalog
-        // entry, which would repeat the error).
-        if generics.is_empty {
-            free_check = quote_spanned! {span=>
-                const _: () = ::core::assert!(#as_component::MULTIPLE, #message);
-            };
-        } else {
-            check = quote_spanned!(span=> ::core::assert!(#as_component::MULTIPLE, #message););
-        }
-    }
+    let check = multiple_check(input, parent_ty);
 
     let body = ParentBody {
         // Naming `<P as Component>` before `with_parent::<Self, P>` makes
@@ -90,8 +65,47 @@ fn impl_component(input: &Input) -> TokenStream {
         },
         requirements: quote!(#as_component::__VTABLE.add_requirements(out);),
     };
-    let block = impl_block(input, &generics, &name, multiple, Some(body), true);
-    quote!(#block #free_check)
+    impl_block(input, &generics, &name, multiple, Some(body), true)
+}
+
+/// For a `multiple` type, the check that its parent is `multiple` too (an
+/// entity could never hold two otherwise), spanned on the parent type: the
+/// parent implements `MultipleParent` when it is. A parent that is a type
+/// parameter (`T`, `T::Base`) is known only per instantiation, so its flag
+/// is asserted instead, when the table of an instantiation is evaluated.
+fn multiple_check(input: &Input, parent_ty: &syn::Type) -> TokenStream {
+    if input.attrs.multiple.is_none() {
+        return TokenStream::new();
+    }
+    let is_param = match parent_ty {
+        syn::Type::Path(path) => {
+            path.qself.is_some()
+                || input
+                    .original
+                    .generics
+                    .type_params()
+                    .any(|p| path.path.segments[0].ident == p.ident)
+        }
+        _ => false,
+    };
+    if !is_param {
+        return quote_spanned! {parent_ty.span()=>
+            let () = <#parent_ty as ::ecs_core::__private::MultipleParent>::OK;
+        };
+    }
+    let message = format!(
+        "`{ident}` is `multiple`, but the type given for its parent `{parent}` is single, so an \
+         entity could never hold two `{ident}`s; mark that type `#[component(multiple)]`, use \
+         `{ident}` with a `multiple` parent only, or drop `multiple` from `{ident}`",
+        ident = input.ident(),
+        parent = display_type(parent_ty),
+    )
+    .replace('{', "{{")
+    .replace('}', "}}");
+    let message = LitStr::new(&message, parent_ty.span());
+    quote_spanned! {parent_ty.span()=>
+        ::core::assert!(<#parent_ty as ::ecs_core::Component>::MULTIPLE, #message);
+    }
 }
 
 /// The impl emitted next to the errors: no parent, this type's own key only,
@@ -292,7 +306,15 @@ fn declarations(input: &Input, generics: &Generics) -> TokenStream {
         }),
         _ => None,
     };
+    // A `multiple` type may be the parent of another `multiple` type.
+    let multiple = input.attrs.multiple.map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::MultipleParent for #ident #ty_generics #where_clause {}
+        }
+    });
     quote! {
+        #multiple
         #behaviour
         #sibling
         #(

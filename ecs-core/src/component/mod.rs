@@ -141,6 +141,21 @@ pub trait Component: Send + Sync + 'static + Sized {
     }
 }
 
+/// Implemented by the derive for every `multiple` type. A `multiple` type
+/// whose parent is single could never be held twice by one entity (it holds
+/// at most one component that is-a the parent), so the derive of a
+/// `multiple` type names `<Parent as MultipleParent>::OK`.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is single, so a `multiple` type cannot derive from it: an entity holds at most one component that is-a `{Self}`, and so could never hold two of the derived type",
+    label = "`{Self}` is single",
+    note = "mark `{Self}` `#[component(multiple)]` too, or drop `multiple` from the type that derives from it"
+)]
+pub trait MultipleParent {
+    /// Named by the derive's check; the value means nothing.
+    const OK: () = ();
+}
+
 /// Identifies one component type: `Copy + Eq + Hash + Debug`, comparable in O(1).
 ///
 /// Equality and hashing use the type's [`TypeId`] only; the name rides along
