@@ -49,6 +49,7 @@ fn impl_component(input: &Input) -> TokenStream {
     let field_ref = quote_spanned!(field_span=> &this.#member);
 
     let check = multiple_check(input, parent_ty);
+    let depth_check = depth_check(input, parent_ty);
 
     let body = ParentBody {
         // Naming `<P as Component>` before `with_parent::<Self, P>` makes
@@ -56,6 +57,7 @@ fn impl_component(input: &Input) -> TokenStream {
         // the table's bounds. The closure proves the parent field's type is
         // `P`, which the offset below relies on.
         vtable: quote! {
+            #depth_check
             let _: ::core::primitive::bool = #as_component::MULTIPLE;
             #check
             let _: fn(&Self) -> &#parent_ty = |this| #field_ref;
@@ -66,6 +68,28 @@ fn impl_component(input: &Input) -> TokenStream {
         requirements: quote!(#as_component::__VTABLE.add_requirements(out);),
     };
     impl_block(input, &generics, &name, multiple, Some(body), true)
+}
+
+/// The check that the parent's chain leaves room for one more type,
+/// spanned on the parent type and naming both: it runs before the runtime
+/// builds the table, whose own assert could only point at the derive.
+fn depth_check(input: &Input, parent_ty: &syn::Type) -> TokenStream {
+    let message = format!(
+        "`{ident}` cannot derive from `{parent}`: the parent chain of `{parent}` is already \
+         16 types deep, the most `ecs_core::MAX_CHAIN_DEPTH` allows; derive `{ident}` from a type \
+         higher up that chain, or hold the `{parent}` as a plain field (without `parent`)",
+        ident = input.ident(),
+        parent = display_type(parent_ty),
+    )
+    .replace('{', "{{")
+    .replace('}', "}}");
+    let message = LitStr::new(&message, parent_ty.span());
+    quote_spanned! {parent_ty.span()=>
+        ::core::assert!(
+            <#parent_ty as ::ecs_core::Component>::__VTABLE.depth() < ::ecs_core::MAX_CHAIN_DEPTH,
+            #message
+        );
+    }
 }
 
 /// For a `multiple` type, the check that its parent is `multiple` too (an

@@ -72,6 +72,13 @@ impl ComponentVTable {
         }
     }
 
+    /// How many types the chain holds, the type's own included: what the
+    /// derive checks against [`MAX_CHAIN_DEPTH`](crate::MAX_CHAIN_DEPTH)
+    /// before building a child's table, so the error names both types.
+    pub const fn depth(&'static self) -> usize {
+        self.chain.keys().len()
+    }
+
     /// The memory facts, for a derived type's table.
     pub const fn erased(&'static self) -> &'static ErasedType {
         &self.erased
