@@ -47,6 +47,11 @@ fn impl_component(input: &Input) -> TokenStream {
     // Spanned on the field's type, so a type mismatch points at it.
     let field_span = parent.field.ty.span();
     let field_ref = quote_spanned!(field_span=> &this.#member);
+    // The table is built from the field's own type, so its proof that the
+    // field holds that type cannot fail, and a parent declared as another
+    // type is the one error of the closure above. Spanned like the parent
+    // type, so "is not a component" is reported once for both.
+    let field_ty = respan(parent.field.ty.to_token_stream(), parent_ty.span());
 
     let check = multiple_check(input, parent_ty);
     let depth_check = depth_check(input, parent_ty);
@@ -62,7 +67,7 @@ fn impl_component(input: &Input) -> TokenStream {
             #check
             let _: fn(&Self) -> &#parent_ty = |this| #field_ref;
             ::ecs_core::__private::ComponentVTable::with_parent::<Self, #parent_ty>(
-                ::ecs_core::__erased_with_parent!(Self, #parent_ty, #member),
+                ::ecs_core::__erased_with_parent!(Self, #field_ty, #member),
             )
         },
         requirements: quote!(#as_component::__VTABLE.add_requirements(out);),
@@ -440,6 +445,23 @@ fn mentions_any(tokens: TokenStream, idents: &[Ident]) -> bool {
         TokenTree::Group(group) => mentions_any(group.stream(), idents),
         TokenTree::Punct(_) | TokenTree::Literal(_) => false,
     })
+}
+
+/// `tokens`, every one of them spanned at `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let TokenTree::Group(group) = &token {
+                let mut new =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                new.set_span(span);
+                token = TokenTree::Group(new);
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// Replaces the lifetimes named `names` with `'static` in `tokens`.
