@@ -37,8 +37,11 @@ fn impl_component(input: &Input) -> TokenStream {
     let name = name(input);
     let multiple = input.attrs.multiple.is_some();
 
+    let descendant_check = descendant_check(input, &generics);
+
     let Some(parent) = parent else {
-        return impl_block(input, &generics, &name, multiple, None, true);
+        let block = impl_block(input, &generics, &name, multiple, None, true);
+        return quote!(#block #descendant_check);
     };
 
     let parent_ty = parent.ty;
@@ -55,6 +58,7 @@ fn impl_component(input: &Input) -> TokenStream {
 
     let check = multiple_check(input, parent_ty);
     let depth_check = depth_check(input, parent_ty);
+    let ancestor_checks = ancestor_checks(input, parent_ty);
 
     let body = ParentBody {
         // Naming `<P as Component>` before `with_parent::<Self, P>` makes
@@ -65,6 +69,7 @@ fn impl_component(input: &Input) -> TokenStream {
             #depth_check
             let _: ::core::primitive::bool = #as_component::MULTIPLE;
             #check
+            #ancestor_checks
             let _: fn(&Self) -> &#parent_ty = |this| #field_ref;
             ::ecs_core::__private::ComponentVTable::with_parent::<Self, #parent_ty>(
                 ::ecs_core::__erased_with_parent!(Self, #field_ty, #member),
@@ -72,29 +77,104 @@ fn impl_component(input: &Input) -> TokenStream {
         },
         requirements: quote!(#as_component::__VTABLE.add_requirements(out);),
     };
-    impl_block(input, &generics, &name, multiple, Some(body), true)
+    let block = impl_block(input, &generics, &name, multiple, Some(body), true);
+    quote!(#block #descendant_check)
 }
 
 /// The check that the parent's chain leaves room for one more type,
 /// spanned on the parent type and naming both: it runs before the runtime
 /// builds the table, whose own assert could only point at the derive.
 fn depth_check(input: &Input, parent_ty: &syn::Type) -> TokenStream {
-    let message = format!(
-        "`{ident}` cannot derive from `{parent}`: the parent chain of `{parent}` is already \
-         16 types deep, the most `ecs_core::MAX_CHAIN_DEPTH` allows; derive `{ident}` from a type \
-         higher up that chain, or hold the `{parent}` as a plain field (without `parent`)",
-        ident = input.ident(),
-        parent = display_type(parent_ty),
+    assert_const(
+        quote! {
+            <#parent_ty as ::ecs_core::Component>::__VTABLE.depth() < ::ecs_core::MAX_CHAIN_DEPTH
+        },
+        &format!(
+            "`{ident}` cannot derive from `{parent}`: the parent chain of `{parent}` is already \
+             16 types deep, the most `ecs_core::MAX_CHAIN_DEPTH` allows; derive `{ident}` from a \
+             type higher up that chain, or hold the `{parent}` as a plain field (without `parent`)",
+            ident = input.ident(),
+            parent = display_type(parent_ty),
+        ),
+        parent_ty.span(),
     )
-    .replace('{', "{{")
-    .replace('}', "}}");
-    let message = LitStr::new(&message, parent_ty.span());
-    quote_spanned! {parent_ty.span()=>
-        ::core::assert!(
-            <#parent_ty as ::ecs_core::Component>::__VTABLE.depth() < ::ecs_core::MAX_CHAIN_DEPTH,
-            #message
-        );
+}
+
+/// The checks that need the parent's chain, each spanned on the type it
+/// is about: a required ancestor is always there already (the type itself
+/// is-a it), and an ancestor is never handed to `update_with` (the runtime
+/// hands no type related to the behaviour's own). The derive rejects the
+/// parent itself by name; these catch the ancestors further up, and the
+/// parent spelled another way.
+fn ancestor_checks(input: &Input, parent_ty: &syn::Type) -> TokenStream {
+    let ident = input.ident();
+    let parent = quote_spanned!(parent_ty.span()=> <#parent_ty as ::ecs_core::Component>::__VTABLE);
+    let requires = input.attrs.requires.iter().map(|ty| {
+        let name = display_type(ty);
+        assert_const(
+            quote!(!#parent.chain_has(::ecs_core::ComponentKey::of::<#ty>())),
+            &format!(
+                "`{name}` is up the parent chain of `{ident}`, so every `{ident}` is-a `{name}` \
+                 and `requires({name})` is met by the `{ident}` itself, never adding anything; \
+                 remove `{name}` from `requires(...)`"
+            ),
+            ty.span(),
+        )
+    });
+    let sibling = sibling(input).map(|ty| {
+        let name = display_type(ty);
+        assert_const(
+            quote!(!#parent.chain_has(::ecs_core::ComponentKey::of::<#ty>())),
+            &format!(
+                "`{name}` is up the parent chain of `{ident}`, and a behaviour is not handed a \
+                 type it is-a, so `update_with` would never be called; write plain \
+                 `#[component(behaviour)]`, remove `impl UpdateWith<{name}>`, and reach the \
+                 `{name}` through `self`"
+            ),
+            ty.span(),
+        )
+    });
+    quote!(#(#requires)* #sibling)
+}
+
+/// `S` of `behaviour(with = S)`.
+fn sibling<'a>(input: &'a Input) -> Option<&'a syn::Type> {
+    match &input.attrs.behaviour {
+        Some((_, Some(ty))) => Some(ty),
+        _ => None,
     }
+}
+
+/// For a non-generic type with `behaviour(with = S)`, the check that `S`
+/// does not derive from it: the runtime hands no type related to the
+/// behaviour's own, so `update_with` would never run. A free constant, as
+/// `S`'s table is built from this type's and this one's cannot wait for it.
+fn descendant_check(input: &Input, generics: &Generics) -> TokenStream {
+    let Some(ty) = sibling(input).filter(|_| generics.is_empty) else {
+        return TokenStream::new();
+    };
+    let ident = input.ident();
+    let name = display_type(ty);
+    let check = assert_const(
+        quote! {
+            !<#ty as ::ecs_core::Component>::__VTABLE
+                .chain_has(::ecs_core::ComponentKey::of::<#ident>())
+        },
+        &format!(
+            "`{name}` derives from `{ident}`, and a behaviour is not handed a type that is-a \
+             its own, so `update_with` would never be called; write plain \
+             `#[component(behaviour)]` and remove `impl UpdateWith<{name}>`"
+        ),
+        ty.span(),
+    );
+    quote_spanned!(ty.span()=> const _: () = { #check };)
+}
+
+/// `assert!(condition, message)` spanned at `span`, for a constant: the
+/// error the compiler reports when it fails points at `span`.
+fn assert_const(condition: TokenStream, message: &str, span: proc_macro2::Span) -> TokenStream {
+    let message = LitStr::new(&message.replace('{', "{{").replace('}', "}}"), span);
+    quote_spanned!(span=> ::core::assert!(#condition, #message);)
 }
 
 /// For a `multiple` type, the check that its parent is `multiple` too (an
@@ -122,19 +202,17 @@ fn multiple_check(input: &Input, parent_ty: &syn::Type) -> TokenStream {
             let () = <#parent_ty as ::ecs_core::__private::MultipleParent>::OK;
         };
     }
-    let message = format!(
-        "`{ident}` is `multiple`, but the type given for its parent `{parent}` is single, so an \
-         entity could never hold two `{ident}`s; mark that type `#[component(multiple)]`, use \
-         `{ident}` with a `multiple` parent only, or drop `multiple` from `{ident}`",
-        ident = input.ident(),
-        parent = display_type(parent_ty),
+    assert_const(
+        quote!(<#parent_ty as ::ecs_core::Component>::MULTIPLE),
+        &format!(
+            "`{ident}` is `multiple`, but the type given for its parent `{parent}` is single, so \
+             an entity could never hold two `{ident}`s; mark that type `#[component(multiple)]`, \
+             use `{ident}` with a `multiple` parent only, or drop `multiple` from `{ident}`",
+            ident = input.ident(),
+            parent = display_type(parent_ty),
+        ),
+        parent_ty.span(),
     )
-    .replace('{', "{{")
-    .replace('}', "}}");
-    let message = LitStr::new(&message, parent_ty.span());
-    quote_spanned! {parent_ty.span()=>
-        ::core::assert!(<#parent_ty as ::ecs_core::Component>::MULTIPLE, #message);
-    }
 }
 
 /// The impl emitted next to the errors: no parent, this type's own key only,

@@ -178,10 +178,12 @@ fn check_sibling(cx: &Ctxt, input: &Input) {
         cx.error_spanned_by(
             sibling,
             format!(
-                "a component is not its own sibling: `with = {}` would never hand `update_with` \
+                "a component is not its own sibling: `with = {0}` would never hand `update_with` \
                  anything; name another component of the entity (`with = Position`), or write \
-                 `#[component(behaviour)]` and use `self` in `update`",
-                display_type(sibling)
+                 plain `#[component(behaviour)]`, remove `impl UpdateWith<{1}>`, and use `self` \
+                 in `update`",
+                display_type(sibling),
+                input.ident()
             ),
         );
     } else {
