@@ -35,10 +35,24 @@ fn check_static(cx: &Ctxt, input: &Input) {
     }
 }
 
-/// Rule: `name = "..."` is not empty (name lookups and blueprints use it).
+/// Rule: `name = "..."` is not empty and has no space at either end (name
+/// lookups and blueprints match it exactly, and `"Health "` looks like
+/// `"Health"`).
 fn check_name(cx: &Ctxt, input: &Input) {
     if let Some(name) = &input.attrs.name {
-        if name.value().trim().is_empty() {
+        let value = name.value();
+        if !value.trim().is_empty() && value.trim() != value {
+            cx.error_spanned_by(
+                name,
+                format!(
+                    "the component name {:?} has spaces at its ends, which name lookups and \
+                     blueprints would have to repeat exactly; write `name = {:?}`",
+                    value,
+                    value.trim()
+                ),
+            );
+        }
+        if value.trim().is_empty() {
             cx.error_spanned_by(
                 name,
                 format!(
