@@ -116,9 +116,9 @@ fn check_struct_parent(cx: &Ctxt, input: &Input) {
                 field.ty,
                 format!(
                     "a parent is embedded by value, so `get::<{parent_name}>()` can lend the \
-                     `{parent_name}` inside every `{ident}`: write `{}`, not `{}` (if `{parent_name}` \
-                     also derives from `{ident}`, the two form a cycle, which a parent chain cannot: \
-                     drop `parent` on one of them)",
+                     `{parent_name}` inside every `{ident}`: write `{}`, not `{}`; but if \
+                     `{parent_name}` derives from `{ident}` (a cycle, which a parent chain cannot \
+                     be), keep the field as it is and remove `parent = {parent_name}` instead",
                     field.written_as(parent),
                     field.written_as(field.ty),
                 ),
