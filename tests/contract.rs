@@ -178,14 +178,56 @@ fn duplicate_single_is_rejected_and_nothing_changes() {
             single: "Moving",
         }
     );
-    assert!(err
-        .to_string()
-        .contains("Remove the existing component first"));
+    assert!(err.to_string().contains("remove the `AxisMoving` first"));
     // A deeper type is-a Moving too.
     assert!(matches!(e.add(sliding(5.0)), Err(Error::Duplicate { .. })));
     assert_eq!(e.len(), 1);
     assert_eq!(e.get::<Moving>().unwrap().speed, 2.0);
     assert!(e.get::<Sliding>().is_none());
+}
+
+/// The `Duplicate` message names a type once per role it plays and says
+/// what to do: the same type again, a derived type beside its base, a base
+/// beside a derived type, two siblings under one single base.
+#[test]
+fn duplicate_message_names_only_the_types_that_differ() {
+    #[derive(Component)]
+    struct Base;
+    #[derive(Component)]
+    #[component(parent = Base)]
+    struct Walking(Base);
+    #[derive(Component)]
+    #[component(parent = Base)]
+    struct Flying(Base);
+
+    let mut world = World::new();
+    let id = world.spawn();
+    let mut e = world.entity_mut(id).unwrap();
+    e.add(Base).unwrap();
+    let prefix = format!("entity {id:?} ");
+    let message = |result: Result<&mut Walking, Error>| result.map(drop).unwrap_err().to_string();
+    let same = e.add(Base).map(drop).unwrap_err().to_string();
+    assert_eq!(
+        same.strip_prefix(&prefix),
+        Some("already holds a `Base`; `Base` is single, so a second one cannot be added: remove the existing one first, or add `#[component(multiple)]` to `Base` to allow several")
+    );
+    let derived = message(e.add(Walking(Base)));
+    assert_eq!(
+        derived.strip_prefix(&prefix),
+        Some("already holds a `Base`, and `Walking` is-a `Base`; `Base` is single, so `Walking` cannot be added too: remove the `Base` first, or add `#[component(multiple)]` to `Base` to allow several")
+    );
+    e.remove::<Base>().unwrap();
+    e.add(Walking(Base)).unwrap();
+    let base = e.add(Base).map(drop).unwrap_err().to_string();
+    assert_eq!(
+        base.strip_prefix(&prefix),
+        Some("already holds `Walking`, which is-a `Base`; `Base` is single, so a `Base` cannot be added too: remove the `Walking` first, or add `#[component(multiple)]` to `Base` to allow several")
+    );
+    let sibling = e.add(Flying(Base)).map(drop).unwrap_err().to_string();
+    assert_eq!(
+        sibling.strip_prefix(&prefix),
+        Some("already holds `Walking`, which is-a `Base`, and `Flying` is-a `Base` too; `Base` is single, so `Flying` cannot be added: remove the `Walking` first, or add `#[component(multiple)]` to `Base` to allow several")
+    );
 }
 
 #[test]

@@ -16,7 +16,12 @@ use crate::EntityId;
 /// let err = world.entity_mut(id)?.add(Health(4)).err().unwrap();
 /// assert!(matches!(err, Error::Duplicate { entity, .. } if entity == id));
 /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 3); // unchanged
-/// assert!(err.to_string().contains("`Health` is single"));
+/// assert_eq!(
+///     err.to_string(),
+///     format!("entity {id:?} already holds a `Health`; `Health` is single, so a second one cannot be \
+///              added: remove the existing one first, or add `#[component(multiple)]` to `Health` \
+///              to allow several")
+/// );
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,7 +33,7 @@ pub enum Error {
 
     /// Adding the component would give the entity two components that are-a
     /// single (non-`multiple`) type.
-    #[error("entity {entity:?} already holds `{existing}`, which is-a `{single}`; `{single}` is single, so `{adding}` cannot be added too. Remove the existing component first, or mark `{single}` `#[component(multiple)]`")]
+    #[error("{}", duplicate_message(*.entity, .adding, .existing, .single))]
     Duplicate {
         /// The entity that was being changed.
         entity: EntityId,
@@ -130,4 +135,33 @@ pub enum Error {
         /// The operating system's message.
         message: String,
     },
+}
+
+/// The text of [`Error::Duplicate`], which names only the types that differ:
+/// "already holds `Position`, which is-a `Position`" would say nothing.
+fn duplicate_message(entity: EntityId, adding: &str, existing: &str, single: &str) -> String {
+    let fix = format!("add `#[component(multiple)]` to `{single}` to allow several");
+    if adding == single && existing == single {
+        format!(
+            "entity {entity:?} already holds a `{single}`; `{single}` is single, so a second one \
+             cannot be added: remove the existing one first, or {fix}"
+        )
+    } else if existing == single {
+        format!(
+            "entity {entity:?} already holds a `{single}`, and `{adding}` is-a `{single}`; \
+             `{single}` is single, so `{adding}` cannot be added too: remove the `{single}` first, \
+             or {fix}"
+        )
+    } else if adding == single {
+        format!(
+            "entity {entity:?} already holds `{existing}`, which is-a `{single}`; `{single}` is \
+             single, so a `{single}` cannot be added too: remove the `{existing}` first, or {fix}"
+        )
+    } else {
+        format!(
+            "entity {entity:?} already holds `{existing}`, which is-a `{single}`, and `{adding}` \
+             is-a `{single}` too; `{single}` is single, so `{adding}` cannot be added: remove the \
+             `{existing}` first, or {fix}"
+        )
+    }
 }

@@ -224,9 +224,9 @@ pub mod prelude {
 pub mod __private {
     pub use crate::component::ops::{ComponentOps, Found, Missing, Probe};
     pub use crate::component::registry::TypeNumberCell;
-    pub use crate::component::{ComponentVTable, KeyChain};
+    pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
     pub use crate::data::catalog::Registration;
-    pub use crate::runtime::behaviour::BehaviourFns;
+    pub use crate::runtime::behaviour::{BehaviourFns, DeclaresBehaviour, DeclaresUpdateWith};
     pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
     pub use crate::storage::raw::{Lanes, Strided, StridedMut};
     pub use crate::storage::ErasedType;

@@ -160,6 +160,16 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// The field as a message suggests writing it with type `ty`:
+    /// `base: Moving`, or `Moving` in a tuple struct.
+    pub fn written_as(&self, ty: &Type) -> String {
+        let ty = crate::valid::display_type(ty);
+        match &self.member {
+            Member::Named(ident) => format!("{ident}: {ty}"),
+            Member::Unnamed(_) => ty,
+        }
+    }
+
     /// How messages name the field: `base` or `0`.
     pub fn display_name(&self) -> String {
         match &self.member {

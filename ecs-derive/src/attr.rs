@@ -7,7 +7,7 @@ use crate::ctxt::Ctxt;
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
-use syn::parse::Parse;
+use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Expr, Lit, LitStr, Meta, Token, Type};
 
 /// The attribute's own name: `#[component(...)]`.
@@ -112,30 +112,16 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                          or put `#[component(parent)]` on the field that holds the parent",
                     ));
                 }
-                let ty: Type = meta.value()?.parse()?;
-                parent.set(&meta.path, (key_span(&meta), ty));
+                if let Some(ty) = type_value(cx, meta.value()?, "parent = ", "Moving")? {
+                    parent.set(&meta.path, (key_span(&meta), ty));
+                }
             } else if meta.path.is_ident(MULTIPLE) {
                 // #[component(multiple)]
                 no_value(&meta, "`#[component(multiple)]`")?;
                 multiple.set(&meta.path, key_span(&meta));
             } else if meta.path.is_ident(BEHAVIOUR) {
                 // #[component(behaviour)] or #[component(behaviour(with = Position))]
-                let mut with = None;
-                if meta.input.peek(syn::token::Paren) {
-                    meta.parse_nested_meta(|inner| {
-                        if inner.path.is_ident("with") {
-                            with = Some(inner.value()?.parse::<Type>()?);
-                            Ok(())
-                        } else {
-                            Err(inner.error(
-                                "expected `with = Sibling`: write `#[component(behaviour(with = Position))]`, \
-                                 or `#[component(behaviour)]` for no typed sibling",
-                            ))
-                        }
-                    })?;
-                } else {
-                    no_value(&meta, "`#[component(behaviour)]`")?;
-                }
+                let with = sibling(cx, &meta)?;
                 behaviour.set(&meta.path, (key_span(&meta), with));
             } else if meta.path.is_ident(TRANSIENT) {
                 // #[component(transient)]
@@ -182,6 +168,58 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
     }
 }
 
+/// What closes `written` in a message: `)` after `requires(`.
+fn close(written: &str) -> &'static str {
+    if written.ends_with('(') {
+        ")"
+    } else {
+        ""
+    }
+}
+
+/// The `S` of `behaviour(with = S)`, or `None` after a plain `behaviour`.
+fn sibling(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Type>> {
+    if !meta.input.peek(syn::token::Paren) {
+        no_value(meta, "`#[component(behaviour)]`")?;
+        return Ok(None);
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    if content.is_empty() {
+        // `behaviour()`: an empty list, like `requires()`.
+        cx.error_spanned_by(
+            &meta.path,
+            "`behaviour()` names no sibling: write `#[component(behaviour)]`, \
+             or `#[component(behaviour(with = Position))]` to have a `Position` handed in",
+        );
+        return Ok(None);
+    }
+    let mut with = None;
+    let mut named = false;
+    syn::meta::parser(|inner| {
+        if !inner.path.is_ident("with") {
+            return Err(inner.error(
+                "expected `with = Sibling`: write `#[component(behaviour(with = Position))]`, \
+                 or `#[component(behaviour)]` for no typed sibling",
+            ));
+        }
+        if named {
+            // A second sibling would be dropped silently.
+            cx.error_spanned_by(
+                &inner.path,
+                "`behaviour(with = ...)` hands in one sibling type; keep one `with = ...` \
+                 and reach the others through `ctx.get_mut::<T>()`",
+            );
+        }
+        named = true;
+        let ty = type_value(cx, inner.value()?, "with = ", "Position")?;
+        with = with.take().or(ty);
+        Ok(())
+    })
+    .parse2(content.parse()?)?;
+    Ok(with)
+}
+
 /// `key(A, B)`: a parenthesized, non-empty list of types. `example` is what
 /// the messages suggest writing inside the parentheses.
 fn type_list(
@@ -197,9 +235,17 @@ fn type_list(
     }
     let content;
     syn::parenthesized!(content in meta.input);
-    let types = content.parse_terminated(Type::parse, Token![,])?;
-    if types.is_empty() {
-        let first = example.split(',').next().unwrap_or(example);
+    let first = example.split(',').next().unwrap_or(example);
+    let mut types = Vec::new();
+    let mut entries = 0;
+    while !content.is_empty() {
+        entries += 1;
+        types.extend(type_value(cx, &content, &format!("{key}("), first)?);
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    if entries == 0 {
         cx.error_spanned_by(
             &meta.path,
             format!(
@@ -207,7 +253,42 @@ fn type_list(
             ),
         );
     }
-    Ok(types.into_iter().collect())
+    Ok(types)
+}
+
+/// Parses the type after `key =` (`written` is `"parent = "`), or one
+/// entry of a list (`written` is `"requires("`). A string literal is
+/// reported with its content unquoted and skipped (`Ok(None)`), so the
+/// other keys are still checked; anything else that is not a type is an
+/// error naming `example`, instead of syn's list of every token a type may
+/// start with.
+fn type_value(
+    cx: &Ctxt,
+    input: ParseStream,
+    written: &str,
+    example: &str,
+) -> syn::Result<Option<Type>> {
+    if input.peek(LitStr) {
+        let lit: LitStr = input.parse()?;
+        cx.error_spanned_by(
+            &lit,
+            format!(
+                "a type is written without quotes: write `{written}{}{}`",
+                lit.value(),
+                close(written)
+            ),
+        );
+        return Ok(None);
+    }
+    input.parse::<Type>().map(Some).map_err(|err| {
+        syn::Error::new(
+            err.span(),
+            format!(
+                "expected a type, such as `{written}{example}{}`",
+                close(written)
+            ),
+        )
+    })
 }
 
 /// Parses every `#[component(...)]` on one field; errors go to `cx`.
@@ -224,17 +305,14 @@ pub fn parse_field(cx: &Ctxt, field: &syn::Field) -> Field {
                      or `#[component(parent = ...)]` on the type",
                 )?;
                 parent.set(&meta.path, key_span(&meta));
-            } else if meta.path.is_ident(MULTIPLE) || meta.path.is_ident(NAME) {
-                let (key, write) = if meta.path.is_ident(MULTIPLE) {
-                    (MULTIPLE, "#[component(multiple)]")
-                } else {
-                    (NAME, "#[component(name = \"...\")]")
-                };
+            } else if let Some(key) = CONTAINER_KEYS.iter().find(|k| meta.path.is_ident(k)) {
+                // A key of the type's: say where it goes, with what was written.
+                let value = value_tokens(&meta);
                 cx.error_spanned_by(
                     &meta.path,
                     format!(
                         "`{key}` is not expected on a field; it describes the whole component, \
-                         so it belongs on the type: write `{write}` above the `struct`"
+                         so it belongs on the type: write `#[component({key}{value})]` above the `struct`"
                     ),
                 );
                 skip_value(&meta)?;
@@ -331,6 +409,25 @@ fn unknown_key(
     }
     cx.error_spanned_by(&meta.path, message);
     skip_value(meta)
+}
+
+/// The value written after a key, as the messages quote it: ` = "Axis"`,
+/// `(Transform)`, or nothing. Reads a copy of the input, so the value is
+/// still there to skip.
+fn value_tokens(meta: &ParseNestedMeta) -> String {
+    let input = meta.input.fork();
+    let mut tokens = proc_macro2::TokenStream::new();
+    while !input.is_empty() && !input.peek(Token![,]) {
+        match input.parse::<proc_macro2::TokenTree>() {
+            Ok(token) => tokens.extend([token]),
+            Err(_) => break,
+        }
+    }
+    let text = crate::valid::display_type(&tokens);
+    match text.strip_prefix('=') {
+        Some(value) => format!(" = {}", value.trim_start()),
+        None => text,
+    }
 }
 
 /// Consumes `= value` or `(...)` after a key that was reported already.

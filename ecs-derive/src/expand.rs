@@ -34,12 +34,14 @@ pub fn derive(node: &DeriveInput) -> TokenStream {
 fn impl_component(input: &Input) -> TokenStream {
     let generics = Generics::new(input, false);
     let parent = input.parent();
-    let ident = input.ident();
     let name = name(input);
     let multiple = input.attrs.multiple.is_some();
 
+    let descendant_check = descendant_check(input, &generics);
+
     let Some(parent) = parent else {
-        return impl_block(input, &generics, &name, multiple, None);
+        let block = impl_block(input, &generics, &name, multiple, None, true);
+        return quote!(#block #descendant_check);
     };
 
     let parent_ty = parent.ty;
@@ -48,32 +50,15 @@ fn impl_component(input: &Input) -> TokenStream {
     // Spanned on the field's type, so a type mismatch points at it.
     let field_span = parent.field.ty.span();
     let field_ref = quote_spanned!(field_span=> &this.#member);
+    // The table is built from the field's own type, so its proof that the
+    // field holds that type cannot fail, and a parent declared as another
+    // type is the one error of the closure above. Spanned like the parent
+    // type, so "is not a component" is reported once for both.
+    let field_ty = respan(parent.field.ty.to_token_stream(), parent_ty.span());
 
-    // `multiple` under a single parent: an entity could never hold two.
-    let mut check = TokenStream::new();
-    let mut free_check = TokenStream::new();
-    if let Some(span) = input.attrs.multiple {
-        let message = format!(
-            "`{ident}` is `multiple` but its parent `{parent}` is single, so an entity could never \
-             hold two; mark `{parent}` `#[component(multiple)]` or drop `multiple` here",
-            parent = display_type(parent_ty),
-        )
-        .replace('{', "{{")
-        .replace('}', "}}");
-        let message = LitStr::new(&message, span);
-        // Associated consts are evaluated only when used; a free const is
-        // evaluated always, so the mistake shows even in an unused type. A
-        // generic type cannot have one, so its table checks instead (once:
-        // the table of a non-generic type is also evaluated by its catalog
-        // entry, which would repeat the error).
-        if generics.is_empty {
-            free_check = quote_spanned! {span=>
-                const _: () = ::core::assert!(#as_component::MULTIPLE, #message);
-            };
-        } else {
-            check = quote_spanned!(span=> ::core::assert!(#as_component::MULTIPLE, #message););
-        }
-    }
+    let check = multiple_check(input, parent_ty);
+    let depth_check = depth_check(input, parent_ty);
+    let ancestor_checks = ancestor_checks(input, parent_ty);
 
     let body = ParentBody {
         // Naming `<P as Component>` before `with_parent::<Self, P>` makes
@@ -81,20 +66,159 @@ fn impl_component(input: &Input) -> TokenStream {
         // the table's bounds. The closure proves the parent field's type is
         // `P`, which the offset below relies on.
         vtable: quote! {
+            #depth_check
             let _: ::core::primitive::bool = #as_component::MULTIPLE;
             #check
+            #ancestor_checks
             let _: fn(&Self) -> &#parent_ty = |this| #field_ref;
             ::ecs_core::__private::ComponentVTable::with_parent::<Self, #parent_ty>(
-                ::ecs_core::__erased_with_parent!(Self, #parent_ty, #member),
+                ::ecs_core::__erased_with_parent!(Self, #field_ty, #member),
             )
         },
         requirements: quote!(#as_component::__VTABLE.add_requirements(out);),
     };
-    let block = impl_block(input, &generics, &name, multiple, Some(body));
-    quote!(#block #free_check)
+    let block = impl_block(input, &generics, &name, multiple, Some(body), true);
+    quote!(#block #descendant_check)
 }
 
-/// The impl emitted next to the errors: no parent, this type's own key only.
+/// The check that the parent's chain leaves room for one more type,
+/// spanned on the parent type and naming both: it runs before the runtime
+/// builds the table, whose own assert could only point at the derive.
+fn depth_check(input: &Input, parent_ty: &syn::Type) -> TokenStream {
+    assert_const(
+        quote! {
+            <#parent_ty as ::ecs_core::Component>::__VTABLE.depth() < ::ecs_core::MAX_CHAIN_DEPTH
+        },
+        &format!(
+            "`{ident}` cannot derive from `{parent}`: the parent chain of `{parent}` is already \
+             16 types deep, the most `ecs_core::MAX_CHAIN_DEPTH` allows; derive `{ident}` from a \
+             type higher up that chain, or hold the `{parent}` as a plain field (without `parent`)",
+            ident = input.ident(),
+            parent = display_type(parent_ty),
+        ),
+        parent_ty.span(),
+    )
+}
+
+/// The checks that need the parent's chain, each spanned on the type it
+/// is about: a required ancestor is always there already (the type itself
+/// is-a it), and an ancestor is never handed to `update_with` (the runtime
+/// hands no type related to the behaviour's own). The derive rejects the
+/// parent itself by name; these catch the ancestors further up, and the
+/// parent spelled another way.
+fn ancestor_checks(input: &Input, parent_ty: &syn::Type) -> TokenStream {
+    let ident = input.ident();
+    let parent = quote_spanned!(parent_ty.span()=> <#parent_ty as ::ecs_core::Component>::__VTABLE);
+    let requires = input.attrs.requires.iter().map(|ty| {
+        let name = display_type(ty);
+        assert_const(
+            quote!(!#parent.chain_has(::ecs_core::ComponentKey::of::<#ty>())),
+            &format!(
+                "`{name}` is up the parent chain of `{ident}`, so every `{ident}` is-a `{name}` \
+                 and `requires({name})` is met by the `{ident}` itself, never adding anything; \
+                 remove `{name}` from `requires(...)`"
+            ),
+            ty.span(),
+        )
+    });
+    let sibling = sibling(input).map(|ty| {
+        let name = display_type(ty);
+        assert_const(
+            quote!(!#parent.chain_has(::ecs_core::ComponentKey::of::<#ty>())),
+            &format!(
+                "`{name}` is up the parent chain of `{ident}`, and a behaviour is not handed a \
+                 type it is-a, so `update_with` would never be called; write plain \
+                 `#[component(behaviour)]`, remove `impl UpdateWith<{name}>`, and reach the \
+                 `{name}` through `self`"
+            ),
+            ty.span(),
+        )
+    });
+    quote!(#(#requires)* #sibling)
+}
+
+/// `S` of `behaviour(with = S)`.
+fn sibling<'a>(input: &'a Input) -> Option<&'a syn::Type> {
+    match &input.attrs.behaviour {
+        Some((_, Some(ty))) => Some(ty),
+        _ => None,
+    }
+}
+
+/// For a non-generic type with `behaviour(with = S)`, the check that `S`
+/// does not derive from it: the runtime hands no type related to the
+/// behaviour's own, so `update_with` would never run. A free constant, as
+/// `S`'s table is built from this type's and this one's cannot wait for it.
+fn descendant_check(input: &Input, generics: &Generics) -> TokenStream {
+    let Some(ty) = sibling(input).filter(|_| generics.is_empty) else {
+        return TokenStream::new();
+    };
+    let ident = input.ident();
+    let name = display_type(ty);
+    let check = assert_const(
+        quote! {
+            !<#ty as ::ecs_core::Component>::__VTABLE
+                .chain_has(::ecs_core::ComponentKey::of::<#ident>())
+        },
+        &format!(
+            "`{name}` derives from `{ident}`, and a behaviour is not handed a type that is-a \
+             its own, so `update_with` would never be called; write plain \
+             `#[component(behaviour)]` and remove `impl UpdateWith<{name}>`"
+        ),
+        ty.span(),
+    );
+    quote_spanned!(ty.span()=> const _: () = { #check };)
+}
+
+/// `assert!(condition, message)` spanned at `span`, for a constant: the
+/// error the compiler reports when it fails points at `span`.
+fn assert_const(condition: TokenStream, message: &str, span: proc_macro2::Span) -> TokenStream {
+    let message = LitStr::new(&message.replace('{', "{{").replace('}', "}}"), span);
+    quote_spanned!(span=> ::core::assert!(#condition, #message);)
+}
+
+/// For a `multiple` type, the check that its parent is `multiple` too (an
+/// entity could never hold two otherwise), spanned on the parent type: the
+/// parent implements `MultipleParent` when it is. A parent that is a type
+/// parameter (`T`, `T::Base`) is known only per instantiation, so its flag
+/// is asserted instead, when the table of an instantiation is evaluated.
+fn multiple_check(input: &Input, parent_ty: &syn::Type) -> TokenStream {
+    if input.attrs.multiple.is_none() {
+        return TokenStream::new();
+    }
+    let is_param = match parent_ty {
+        syn::Type::Path(path) => {
+            path.qself.is_some()
+                || input
+                    .original
+                    .generics
+                    .type_params()
+                    .any(|p| path.path.segments[0].ident == p.ident)
+        }
+        _ => false,
+    };
+    if !is_param {
+        return quote_spanned! {parent_ty.span()=>
+            let () = <#parent_ty as ::ecs_core::__private::MultipleParent>::OK;
+        };
+    }
+    assert_const(
+        quote!(<#parent_ty as ::ecs_core::Component>::MULTIPLE),
+        &format!(
+            "`{ident}` is `multiple`, but the type given for its parent `{parent}` is single, so \
+             an entity could never hold two `{ident}`s; mark that type `#[component(multiple)]`, \
+             use `{ident}` with a `multiple` parent only, or drop `multiple` from `{ident}`",
+            ident = input.ident(),
+            parent = display_type(parent_ty),
+        ),
+        parent_ty.span(),
+    )
+}
+
+/// The impl emitted next to the errors: no parent, this type's own key only,
+/// and none of the declared capabilities (their types may be the errors);
+/// the declarations are kept, so the user's impls that match them do not
+/// add errors of their own.
 fn fallback(input: &Input) -> TokenStream {
     let generics = Generics::new(input, true);
     let name = name(input);
@@ -104,6 +228,7 @@ fn fallback(input: &Input) -> TokenStream {
         &name,
         input.attrs.multiple.is_some(),
         None,
+        false,
     )
 }
 
@@ -121,6 +246,7 @@ fn impl_block(
     name: &LitStr,
     multiple: bool,
     parent: Option<ParentBody>,
+    capabilities: bool,
 ) -> TokenStream {
     let ident = input.ident();
     let Generics {
@@ -138,8 +264,9 @@ fn impl_block(
             TokenStream::new(),
         ),
     };
+    let declared_behaviour = input.attrs.behaviour.as_ref().filter(|_| capabilities);
     // Spanned on `behaviour`, so a missing `impl Behaviour` points at it.
-    let behaviour = input.attrs.behaviour.as_ref().map(|(span, with)| {
+    let behaviour = declared_behaviour.map(|(span, with)| {
         let fns = match with {
             // Spanned on the sibling type, so a missing `impl UpdateWith<S>`
             // points at it.
@@ -174,7 +301,7 @@ fn impl_block(
             }
         }
     });
-    let receiver = (!input.attrs.receives.is_empty()).then(|| {
+    let receiver = (capabilities && !input.attrs.receives.is_empty()).then(|| {
         quote! {
             .receiver(|message| {
                 #(#receivers)*
@@ -182,18 +309,14 @@ fn impl_block(
             })
         }
     });
-    let declarations = input.attrs.receives.iter().map(|ty| {
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics ::ecs_core::__private::DeclaresReceive<#ty> for #ident #ty_generics #where_clause {}
-        }
-    });
+    let declarations = declarations(input, generics);
     // Each `require::<R>()` carries the span of `R`, so "cannot be required"
     // points at the type the user named.
     let own_requirements: Vec<TokenStream> = input
         .attrs
         .requires
         .iter()
+        .filter(|_| capabilities)
         .map(|ty| quote_spanned!(ty.span()=> out.require::<#ty>();))
         .collect();
     let requirements = (!own_requirements.is_empty() || !parent_requirements.is_empty())
@@ -252,8 +375,59 @@ fn impl_block(
                 #ops
             };
         }
-        #(#declarations)*
+        #declarations
         #submit
+    }
+}
+
+/// The marker impls that say what the attributes declare, which the traits
+/// the user implements require (`Receive<M>` needs `DeclaresReceive<M>`), so
+/// an impl the attributes do not declare, and the runtime would never call,
+/// is a compile error. Each type once, and only a type that can be
+/// declared: on errors the list may still hold a repeat or a reference.
+fn declarations(input: &Input, generics: &Generics) -> TokenStream {
+    let ident = input.ident();
+    let Generics {
+        impl_generics,
+        ty_generics,
+        where_clause,
+        ..
+    } = generics;
+    let mut seen = Vec::new();
+    let receives = input.attrs.receives.iter().filter(|ty| {
+        let key = crate::ast::tokens(ty);
+        let first = !seen.contains(&key);
+        seen.push(key);
+        first && !matches!(ty, syn::Type::Reference(_))
+    });
+    let behaviour = input.attrs.behaviour.as_ref().map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::DeclaresBehaviour for #ident #ty_generics #where_clause {}
+        }
+    });
+    let sibling = match &input.attrs.behaviour {
+        Some((_, Some(sibling))) if !matches!(sibling, syn::Type::Reference(_)) => Some(quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::DeclaresUpdateWith<#sibling> for #ident #ty_generics #where_clause {}
+        }),
+        _ => None,
+    };
+    // A `multiple` type may be the parent of another `multiple` type.
+    let multiple = input.attrs.multiple.map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::MultipleParent for #ident #ty_generics #where_clause {}
+        }
+    });
+    quote! {
+        #multiple
+        #behaviour
+        #sibling
+        #(
+            #[automatically_derived]
+            impl #impl_generics ::ecs_core::__private::DeclaresReceive<#receives> for #ident #ty_generics #where_clause {}
+        )*
     }
 }
 
@@ -349,6 +523,23 @@ fn mentions_any(tokens: TokenStream, idents: &[Ident]) -> bool {
         TokenTree::Group(group) => mentions_any(group.stream(), idents),
         TokenTree::Punct(_) | TokenTree::Literal(_) => false,
     })
+}
+
+/// `tokens`, every one of them spanned at `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let TokenTree::Group(group) = &token {
+                let mut new =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                new.set_span(span);
+                token = TokenTree::Group(new);
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// Replaces the lifetimes named `names` with `'static` in `tokens`.

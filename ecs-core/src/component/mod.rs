@@ -55,8 +55,10 @@ pub const MAX_CHAIN_DEPTH: usize = 16;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a component",
     label = "`{Self}` does not implement `Component`",
-    note = "add `#[derive(Component)]` to the definition of `{Self}`; for a type defined elsewhere (`f32`, `String`, ...) derive it on a newtype instead, such as `#[derive(Component)] struct Speed(f32);`",
-    note = "queries take `&T`, `&mut T`, `Option<&T>`, `Option<&mut T>` terms of component types, and `spawn_with` a tuple of component values"
+    // One wording for every `Self`, since it cannot depend on the type: a
+    // type of the user's, one from another crate, a reference, a tuple.
+    note = "if `{Self}` is a type of yours, add `#[derive(Component)]` to its definition; a type from another crate (`f32`, `String`, ...) cannot derive it: wrap it in one of yours, such as `#[derive(Component)] struct Speed(f32);`",
+    note = "a reference or a tuple is never a component: `add`, `get` and the derive's attributes take one component type, by value (`add(Health(3))`, `get::<Health>()`); several are spawned together by `spawn_with((Health(3), Mana(2)))` and read together by `query::<(&Health, &Mana)>()`"
 )]
 pub trait Component: Send + Sync + 'static + Sized {
     /// The stable name used by name lookups and blueprints.
@@ -139,6 +141,21 @@ pub trait Component: Send + Sync + 'static + Sized {
     fn __type_number() -> Option<u32> {
         Self::__VTABLE.number.map(|cell| cell.get::<Self>())
     }
+}
+
+/// Implemented by the derive for every `multiple` type. A `multiple` type
+/// whose parent is single could never be held twice by one entity (it holds
+/// at most one component that is-a the parent), so the derive of a
+/// `multiple` type names `<Parent as MultipleParent>::OK`.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is single, so a `multiple` type cannot derive from it: an entity holds at most one component that is-a `{Self}`, and so could never hold two of the derived type",
+    label = "`{Self}` is single",
+    note = "mark `{Self}` `#[component(multiple)]` too, or drop `multiple` from the type that derives from it"
+)]
+pub trait MultipleParent {
+    /// Named by the derive's check; the value means nothing.
+    const OK: () = ();
 }
 
 /// Identifies one component type: `Copy + Eq + Hash + Debug`, comparable in O(1).

@@ -85,6 +85,29 @@ impl ComponentVTable {
         }
     }
 
+    /// How many types the chain holds, the type's own included: what the
+    /// derive checks against [`MAX_CHAIN_DEPTH`](crate::MAX_CHAIN_DEPTH)
+    /// before building a child's table, so the error names both types.
+    pub const fn depth(&'static self) -> usize {
+        self.chain.keys().len()
+    }
+
+    /// Whether `key` is the type or one of its ancestors, as far as a
+    /// constant can tell (two instantiations of one generic type are told
+    /// apart only at run time, so they count as different): what the derive
+    /// checks a child's `requires(..)` and `with = ..` against.
+    pub const fn chain_has(&'static self, key: crate::ComponentKey) -> bool {
+        let keys = self.chain.keys();
+        let mut i = 0;
+        while i < keys.len() {
+            if let Some(true) = keys[i].same_type(key) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
     /// The memory facts, for a derived type's table.
     pub const fn erased(&'static self) -> &'static ErasedType {
         &self.erased

@@ -13,6 +13,8 @@ use crate::Component;
 ///
 /// Mark the type `#[component(behaviour)]` and implement this trait; the
 /// world then updates it in [`World::update`] with no registration call.
+/// Either half alone is a compile error: the mark without the impl, and the
+/// impl without the mark (it would never run).
 /// Hooks default to doing nothing. Order for one component (as in Unity):
 /// `on_attach`, `on_enable`, `start` (before its first update), `update`
 /// every frame, then `on_disable` (if enabled) and `on_detach` when removed
@@ -93,7 +95,7 @@ use crate::Component;
     label = "`{Self}` needs an `impl Behaviour`",
     note = "mark the type `#[component(behaviour)]` and add `impl ecs_core::Behaviour for {Self} {{ fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`; only behaviours are updated and may be named in `set_update_order`"
 )]
-pub trait Behaviour: Component {
+pub trait Behaviour: Component + DeclaresBehaviour {
     /// Called once per [`World::update`] while the component is enabled and
     /// its entity is alive, enabled and not killed.
     ///
@@ -300,9 +302,22 @@ pub trait Behaviour: Component {
     }
 }
 
+/// Implemented by the derive for a type marked `#[component(behaviour)]`:
+/// only those are updated, so an `impl Behaviour` without the mark, which
+/// would never run, does not compile.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` implements `Behaviour` but is not marked `#[component(behaviour)]`, so it would never be updated",
+    label = "not marked `#[component(behaviour)]`",
+    note = "add `#[component(behaviour)]` next to `#[derive(Component)]` on `{Self}` (or `#[component(behaviour(with = S))]` if it implements `UpdateWith<S>`), so the derive registers its update and hooks"
+)]
+pub trait DeclaresBehaviour {}
+
 /// A behaviour that updates with one sibling component handed to it, so the
 /// update loop can fetch the sibling in bulk instead of looking it up through
-/// the entity: opt in with `#[component(behaviour(with = S))]`.
+/// the entity: opt in with `#[component(behaviour(with = S))]`. An impl for
+/// an `S` the mark does not name is a compile error (it would never be
+/// called).
 ///
 /// For every entity whose component is updated, the world calls
 /// `update_with` with the entity's first component of exactly type `S`
@@ -343,10 +358,21 @@ pub trait Behaviour: Component {
     label = "`{Self}` needs `impl UpdateWith<{S}>`",
     note = "add `impl ecs_core::UpdateWith<{S}> for {Self} {{ fn update_with(&mut self, sibling: &mut {S}, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`, or write plain `behaviour`"
 )]
-pub trait UpdateWith<S: Component>: Behaviour {
+pub trait UpdateWith<S: Component>: Behaviour + DeclaresUpdateWith<S> {
     /// Called instead of [`Behaviour::update`] when the entity has an `S`.
     fn update_with(&mut self, sibling: &mut S, ctx: &mut Context<'_>, dt: f32);
 }
+
+/// Implemented by the derive for a type marked `behaviour(with = S)`: only
+/// that sibling is handed in, so an `impl UpdateWith<T>` for another `T`,
+/// which would never be called, does not compile.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` implements `UpdateWith<{S}>` but is not marked `behaviour(with = {S})`, so `update_with` would never be called",
+    label = "not marked `#[component(behaviour(with = {S}))]`",
+    note = "write `#[component(behaviour(with = {S}))]` on `{Self}` in place of its `behaviour` mark; a behaviour is handed one sibling type, and reaches others through `ctx.get_mut::<T>()`"
+)]
+pub trait DeclaresUpdateWith<S> {}
 
 /// A lifecycle moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

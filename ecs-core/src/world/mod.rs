@@ -76,7 +76,8 @@ impl World {
         Self::default()
     }
 
-    /// Creates an entity with no components.
+    /// Creates an entity with no components; [`World::spawn_with`] creates
+    /// one holding a tuple of components, `spawn_with((Health(3),))`.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -86,7 +87,11 @@ impl World {
     /// assert!(world.entity(id)?.is_empty());
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
-    pub fn spawn(&mut self) -> EntityId {
+    // The comment after `{` is on the line rustc quotes when `spawn` is
+    // called with arguments ("this method takes 0 arguments"), so that
+    // error names the method to call instead.
+    #[rustfmt::skip]
+    pub fn spawn(&mut self) -> EntityId { // to spawn with components: `spawn_with((Health(3),))`
         self.spawn_in(EMPTY_TABLE)
     }
 

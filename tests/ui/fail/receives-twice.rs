@@ -1,0 +1,15 @@
+use ecs_core::prelude::*;
+
+struct Heal(u32);
+
+#[derive(Component)]
+#[component(receives(Heal, Heal))]
+struct Health(u32);
+
+impl Receive<Heal> for Health {
+    fn receive(&mut self, heal: &Heal, _: &mut Context<'_>) {
+        self.0 += heal.0;
+    }
+}
+
+fn main() {}
