@@ -24,29 +24,41 @@ impl World {
     }
 
     /// A copy of the entity (and with `deep`, its subtree) as values to
-    /// spawn; fails before anything is created when a component lacks
-    /// `Clone` (or its `clone` panics).
-    fn prepare_clone(&self, index: EntityIndex, deep: bool) -> Result<PreparedEntity, Error> {
-        let slot = &self.slot(index);
-        let mut prepared = PreparedEntity::new();
-        prepared.name = self.name_of(index).map(str::to_owned);
-        prepared.enabled = !slot.disabled;
-        prepared.killed = slot.killed;
-        prepared.layers = Some(self.layers_of(index));
-        for c in self.comps(index) {
-            let clone = self
-                .ops(c.ty)
-                .clone
-                .ok_or_else(|| lacking(self.storage().info(c.ty).key().name(), "`Clone`"))?;
-            let (_, enabled) = self.instance_of(c);
-            prepared.components.push((c.ty, clone(self, c), enabled));
-        }
-        if deep {
-            for &child in self.hierarchy().children(index) {
-                prepared.children.push(self.prepare_clone(child, true)?);
+    /// spawn, parents first; fails before anything is created when a
+    /// component lacks `Clone` (or its `clone` panics).
+    fn prepare_clone(&self, index: EntityIndex, deep: bool) -> Result<Vec<PreparedEntity>, Error> {
+        let order = if deep {
+            self.hierarchy().subtree(index)
+        } else {
+            vec![index]
+        };
+        // Where each entity of the subtree lands in the list; a parent is
+        // listed before its children (`subtree` is depth-first, pre-order).
+        let position: std::collections::HashMap<EntityIndex, usize> =
+            order.iter().enumerate().map(|(at, &i)| (i, at)).collect();
+        let mut list = Vec::with_capacity(order.len());
+        for &entity in &order {
+            let slot = &self.slot(entity);
+            let mut prepared = PreparedEntity::new();
+            prepared.name = self.name_of(entity).map(str::to_owned);
+            prepared.enabled = !slot.disabled;
+            prepared.killed = slot.killed;
+            prepared.layers = Some(self.layers_of(entity));
+            prepared.parent = match entity == index {
+                true => None,
+                false => self.hierarchy().parent(entity).map(|p| position[&p]),
+            };
+            for c in self.comps(entity) {
+                let clone = self
+                    .ops(c.ty)
+                    .clone
+                    .ok_or_else(|| lacking(self.storage().info(c.ty).key().name(), "`Clone`"))?;
+                let (_, enabled) = self.instance_of(c);
+                prepared.components.push((c.ty, clone(self, c), enabled));
             }
+            list.push(prepared);
         }
-        Ok(prepared)
+        Ok(list)
     }
 
     /// Clones an entity (Unity's `Instantiate`, Oddbox's `CloneTo`): a new

@@ -8,6 +8,9 @@ use crate::data::catalog::registered_components;
 use crate::world::World;
 use crate::EntityId;
 
+/// How many levels [`World::inspect`] indents before it writes depths.
+pub const INSPECT_MAX_INDENT: usize = 32;
+
 impl World {
     /// Every entity as an indented tree (roots in slot order, children
     /// under their parent), each with its components in insertion order:
@@ -24,16 +27,34 @@ impl World {
     /// assert_eq!(world.inspect(), "car 0v0\n  1v0\n    - Wheel #0.0 = Wheel(1)\n");
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
+    ///
+    /// Indentation stops growing at [`INSPECT_MAX_INDENT`] levels; deeper
+    /// entities carry their depth instead (`[depth 40]`), so the text stays
+    /// linear in the number of entities however deep the tree.
     pub fn inspect(&self) -> String {
         let mut out = String::new();
-        for root in self.roots().collect::<Vec<_>>() {
-            self.inspect_entity(root, 0, &mut out);
+        // A stack, not recursion: a tree may be arbitrarily deep.
+        let mut stack: Vec<(EntityId, usize)> = self.roots().map(|r| (r, 0)).collect();
+        stack.reverse();
+        while let Some((id, depth)) = stack.pop() {
+            self.inspect_entity(id, depth, &mut out);
+            let children: Vec<EntityId> = self
+                .entity(id)
+                .expect("listed entities are alive")
+                .children()
+                .collect();
+            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
         }
         out
     }
 
     fn inspect_entity(&self, id: EntityId, depth: usize, out: &mut String) {
-        let indent = "  ".repeat(depth);
+        let indent = "  ".repeat(depth.min(INSPECT_MAX_INDENT));
+        let deep = if depth > INSPECT_MAX_INDENT {
+            format!("[depth {depth}] ")
+        } else {
+            String::new()
+        };
         let e = self.entity(id).expect("listed entities are alive");
         let name = e.name().map(|n| format!("{n} ")).unwrap_or_default();
         let mut flags = String::new();
@@ -43,7 +64,7 @@ impl World {
         if e.is_dead() {
             flags.push_str(" [dead]");
         }
-        let _ = writeln!(out, "{indent}{name}{id:?}{flags}");
+        let _ = writeln!(out, "{indent}{deep}{name}{id:?}{flags}");
         for info in e.components() {
             let state = if info.enabled { "" } else { " [disabled]" };
             let value = match info.value {
@@ -56,9 +77,6 @@ impl World {
                 info.name(),
                 info.instance
             );
-        }
-        for child in e.children().collect::<Vec<_>>() {
-            self.inspect_entity(child, depth + 1, out);
         }
     }
 

@@ -265,24 +265,22 @@ impl World {
         for (i, entity) in list.iter().enumerate() {
             prepared.push(Some(load_entity(&mut world, entity, i)?));
         }
-        fn build(
-            i: usize,
-            prepared: &mut [Option<PreparedEntity>],
-            children_of: &[Vec<usize>],
-        ) -> PreparedEntity {
-            let mut node = prepared[i].take().expect("each entity is used once");
-            for &c in &children_of[i] {
-                node.children.push(build(c, prepared, children_of));
-            }
-            node
-        }
         // Roots in file order, each with its subtree depth-first: for a file
-        // written by `save_json` that is the file's own order.
+        // written by `save_json` that is the file's own order. Walked with
+        // a stack, not recursion: a file may nest entities arbitrarily deep.
         let roots: Vec<usize> = (0..list.len())
             .filter(|&i| parent_of[i].is_none())
             .collect();
         for root in roots {
-            let tree = build(root, &mut prepared, &children_of);
+            let mut tree = Vec::new();
+            let mut stack = vec![(root, None)];
+            while let Some((i, parent)) = stack.pop() {
+                let mut node = prepared[i].take().expect("each entity is used once");
+                node.parent = parent;
+                let at = tree.len();
+                tree.push(node);
+                stack.extend(children_of[i].iter().rev().map(|&c| (c, Some(at))));
+            }
             world.spawn_prepared(tree, None)?;
         }
         Ok(world)

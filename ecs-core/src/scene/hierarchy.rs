@@ -50,14 +50,22 @@ impl Hierarchy {
     /// Unlinks `child` from its parent, if any.
     pub fn detach(&mut self, child: EntityIndex) {
         if let Some(parent) = self.parent(child) {
-            self.node_mut(parent).children.retain(|&c| c != child);
+            let siblings = &mut self.node_mut(parent).children;
+            // Despawning a subtree detaches children last first, so the
+            // common case is the last child: constant time, where a scan
+            // would make despawning a wide parent quadratic.
+            if siblings.last() == Some(&child) {
+                siblings.pop();
+            } else if let Some(at) = siblings.iter().position(|&c| c == child) {
+                siblings.remove(at);
+            }
             self.node_mut(child).parent = NO_PARENT;
         }
     }
 
     /// Links `child` under `parent`, last among its children; the caller has
     /// ruled out cycles.
-    fn attach(&mut self, child: EntityIndex, parent: EntityIndex) {
+    pub(crate) fn attach(&mut self, child: EntityIndex, parent: EntityIndex) {
         self.detach(child);
         self.node_mut(child).parent = parent;
         self.node_mut(parent).children.push(child);
@@ -104,11 +112,15 @@ impl World {
     pub fn set_parent(&mut self, child: EntityId, parent: EntityId) -> Result<(), Error> {
         self.check(child)?;
         self.check(parent)?;
+        // A leaf cannot be its new parent's ancestor: building a tree
+        // top-down costs no walk, and otherwise the walk is the parent's
+        // depth.
         let cycle = child == parent
-            || self
-                .hierarchy()
-                .ancestors(parent.index)
-                .any(|a| a == child.index);
+            || (!self.hierarchy().children(child.index).is_empty()
+                && self
+                    .hierarchy()
+                    .ancestors(parent.index)
+                    .any(|a| a == child.index));
         if cycle {
             return Err(Error::HierarchyCycle { child, parent });
         }

@@ -16,7 +16,9 @@ pub(crate) struct PreparedEntity {
     pub layers: Option<u32>,
     /// `(type, value, enabled)` in insertion order.
     pub components: Vec<(TypeIdx, BoxedComponent, bool)>,
-    pub children: Vec<PreparedEntity>,
+    /// The position of its parent in the list being spawned, which comes
+    /// before it (`None` for the list's root).
+    pub parent: Option<usize>,
 }
 
 impl PreparedEntity {
@@ -27,7 +29,7 @@ impl PreparedEntity {
             killed: false,
             layers: None,
             components: Vec::new(),
-            children: Vec::new(),
+            parent: None,
         }
     }
 }
@@ -46,17 +48,32 @@ impl World {
         None
     }
 
-    /// Spawns `prepared` (checked by the caller against the single rule):
-    /// every component first, then the requirements they lack, then the
-    /// attach and enable hooks, entity by entity, parents first. On error
-    /// (a requirement clashing with a listed component) nothing is left.
+    /// Spawns `prepared`, a tree listed parents first, its root first
+    /// (checked by the caller against the single rule): every component
+    /// first, then the requirements they lack, then the attach and enable
+    /// hooks, entity by entity, parents first. On error (a requirement
+    /// clashing with a listed component) nothing is left. A flat list, not
+    /// nested values, so that neither spawning nor dropping a tree of any
+    /// depth recurses.
     pub(crate) fn spawn_prepared(
         &mut self,
-        prepared: PreparedEntity,
+        prepared: Vec<PreparedEntity>,
         parent: Option<EntityId>,
     ) -> Result<EntityId, Error> {
-        let mut created = Vec::new();
-        let root = self.spawn_tree(prepared, parent, &mut created);
+        let mut created: Vec<EntityId> = Vec::with_capacity(prepared.len());
+        for node in prepared {
+            let under = match node.parent {
+                Some(at) => Some(created[at]),
+                None => parent,
+            };
+            let id = self.spawn_node(node);
+            if let Some(under) = under {
+                // A fresh entity has no children, so it cannot close a cycle.
+                self.hierarchy_mut().attach(id.index, under.index);
+            }
+            created.push(id);
+        }
+        let root = *created.first().expect("a prepared tree has a root");
         self.finish_spawn(&created)?;
         Ok(root)
     }
@@ -90,16 +107,10 @@ impl World {
         Ok(())
     }
 
-    fn spawn_tree(
-        &mut self,
-        prepared: PreparedEntity,
-        parent: Option<EntityId>,
-        created: &mut Vec<EntityId>,
-    ) -> EntityId {
+    fn spawn_node(&mut self, prepared: PreparedEntity) -> EntityId {
         let types: Vec<TypeIdx> = prepared.components.iter().map(|c| c.0).collect();
         let table = self.table_for(&types);
         let id = self.spawn_in(table);
-        created.push(id);
         if let Some(name) = &prepared.name {
             self.names.set(id.index, Some(name));
         }
@@ -120,13 +131,6 @@ impl World {
             if !enabled {
                 self.disable_raw(id.index, pos);
             }
-        }
-        if let Some(parent) = parent {
-            self.set_parent(id, parent)
-                .expect("a fresh entity under a live parent");
-        }
-        for child in prepared.children {
-            self.spawn_tree(child, Some(id), created);
         }
         id
     }

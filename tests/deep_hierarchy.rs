@@ -1,0 +1,159 @@
+//! Trees of any depth and width: loading, cloning, inspecting and
+//! despawning them neither recurses (a stack overflow aborts the process,
+//! which no `catch_unwind` can stop) nor takes time quadratic in their size.
+//!
+//! Each deep case runs in a child process (this test binary, asked to run
+//! that one test), so an abort fails that test instead of ending the run.
+
+use std::process::Command;
+use std::time::Instant;
+
+use ecs_core::prelude::*;
+use ecs_core::INSPECT_MAX_INDENT;
+
+#[derive(Component, Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Link(u32);
+
+/// Far deeper than any thread's stack allows a recursive walk to go (a
+/// recursive load overflowed at about 7,000 levels in a debug build).
+const DEPTH: usize = 50_000;
+
+/// Runs `body` in a child process running only the test `name`, and fails
+/// unless the child exits successfully.
+fn isolated(name: &str, body: impl FnOnce()) {
+    if std::env::var("ECS_ISOLATED_TEST").as_deref() == Ok(name) {
+        body();
+        return;
+    }
+    let output = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([name, "--exact", "--test-threads=1", "--nocapture"])
+        .env("ECS_ISOLATED_TEST", name)
+        .output()
+        .expect("the test binary runs");
+    assert!(
+        output.status.success(),
+        "`{name}` failed or aborted in its child process: {:?}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A chain of `depth` entities, each the parent of the next; the root
+/// first.
+fn chain(world: &mut World, depth: usize) -> Vec<EntityId> {
+    let mut ids = Vec::with_capacity(depth);
+    for i in 0..depth {
+        let id = world.spawn_with((Link(i as u32),)).unwrap();
+        if let Some(&parent) = ids.last() {
+            world.set_parent(id, parent).unwrap();
+        }
+        ids.push(id);
+    }
+    ids
+}
+
+fn depth_of(world: &World, id: EntityId) -> usize {
+    world.entity(id).unwrap().ancestors().count()
+}
+
+#[test]
+fn a_saved_deep_chain_loads_and_saves_back_the_same() {
+    isolated("a_saved_deep_chain_loads_and_saves_back_the_same", || {
+        let mut world = World::new();
+        let ids = chain(&mut world, DEPTH);
+        let saved = world.save_json().unwrap();
+        let loaded = World::load_json(&saved).unwrap();
+        assert_eq!(loaded.len(), DEPTH);
+        let leaf = loaded
+            .query::<(EntityId, &Link)>()
+            .into_iter()
+            .find(|(_, l)| l.0 as usize == DEPTH - 1)
+            .map(|(id, _)| id)
+            .unwrap();
+        assert_eq!(depth_of(&loaded, leaf), DEPTH - 1);
+        assert_eq!(loaded.save_json().unwrap(), saved);
+        drop(ids);
+    });
+}
+
+#[test]
+fn a_deep_chain_clones_and_inspects() {
+    isolated("a_deep_chain_clones_and_inspects", || {
+        let mut world = World::new();
+        let ids = chain(&mut world, DEPTH);
+        let copy = world.clone_tree(ids[0]).unwrap();
+        assert_eq!(world.len(), 2 * DEPTH);
+        let copied_leaf = world.entity(copy).unwrap().descendants().last().unwrap();
+        assert_eq!(depth_of(&world, copied_leaf), DEPTH - 1);
+        assert_eq!(
+            world.entity(copied_leaf).unwrap().get::<Link>(),
+            Some(&Link(DEPTH as u32 - 1))
+        );
+        let text = world.inspect();
+        // Two lines per entity (itself and its one component), and the
+        // indentation capped: the text grows linearly with the depth.
+        assert_eq!(text.lines().count(), 4 * DEPTH);
+        assert!(text.len() < 4 * DEPTH * (2 * INSPECT_MAX_INDENT + 64));
+        assert!(text.contains(&format!("[depth {}]", DEPTH - 1)));
+        // Dropping the world drops the chain without recursing either.
+        drop(world);
+    });
+}
+
+#[test]
+fn a_deep_chain_despawns_from_its_root() {
+    isolated("a_deep_chain_despawns_from_its_root", || {
+        let mut world = World::new();
+        let ids = chain(&mut world, DEPTH);
+        let other = world.spawn_with((Link(0),)).unwrap();
+        world.despawn(ids[0]).unwrap();
+        assert_eq!(world.len(), 1);
+        assert!(world.contains(other));
+    });
+}
+
+/// Time to despawn a parent of `width` children (built untimed).
+fn despawn_wide(width: usize) -> f64 {
+    let mut world = World::new();
+    let parent = world.spawn();
+    for i in 0..width {
+        let child = world.spawn_with((Link(i as u32),)).unwrap();
+        world.set_parent(child, parent).unwrap();
+    }
+    let start = Instant::now();
+    world.despawn(parent).unwrap();
+    assert!(world.is_empty());
+    start.elapsed().as_secs_f64()
+}
+
+/// Time to load a chain of `depth` entities (saved untimed).
+fn load_chain(depth: usize) -> f64 {
+    let mut world = World::new();
+    chain(&mut world, depth);
+    let saved = world.save_json().unwrap();
+    let start = Instant::now();
+    let loaded = World::load_json(&saved).unwrap();
+    let elapsed = start.elapsed().as_secs_f64();
+    assert_eq!(loaded.len(), depth);
+    elapsed
+}
+
+/// Ratios of two sizes, best of three runs each so a busy machine does not
+/// decide: four times the size must cost well under the sixteen times a
+/// quadratic operation would (each detach once scanned every sibling; each
+/// loaded link once walked every ancestor).
+#[test]
+fn wide_despawns_and_deep_loads_scale_linearly() {
+    let best = |f: &dyn Fn() -> f64| (0..3).map(|_| f()).fold(f64::INFINITY, f64::min);
+    let (small, large) = (5_000, 20_000);
+    let despawn = best(&|| despawn_wide(large)) / best(&|| despawn_wide(small));
+    assert!(
+        despawn < 8.0,
+        "despawning 4x the children took {despawn:.1}x as long"
+    );
+    let load = best(&|| load_chain(large)) / best(&|| load_chain(small));
+    assert!(
+        load < 8.0,
+        "loading a 4x deeper chain took {load:.1}x as long"
+    );
+}
