@@ -250,10 +250,15 @@ impl Types {
     /// cannot hold both of. Every single-rule check (adding, bundles,
     /// blueprints, clones, loads) comes down to this.
     pub fn single_clash(&self, a: TypeIdx, b: TypeIdx) -> Option<TypeIdx> {
-        std::iter::once(a)
-            .chain(self.info(a).ancestors.iter().copied())
+        self.singles(a).find(|&k| self.info(b).is_a(b, k))
+    }
+
+    /// The single types in `ty`'s chain (`ty`, then its ancestors): of
+    /// each, an entity holds at most one component that is-a it.
+    pub fn singles(&self, ty: TypeIdx) -> impl Iterator<Item = TypeIdx> + '_ {
+        std::iter::once(ty)
+            .chain(self.info(ty).ancestors.iter().copied())
             .filter(|&k| !self.info(k).multiple)
-            .find(|&k| self.info(b).is_a(b, k))
     }
 
     /// The chain level at which a component of type `ty` holds a `T`

@@ -36,13 +36,27 @@ impl PreparedEntity {
 
 impl World {
     /// Where two of `types` (one entity's components, in order) are-a the
-    /// same single type: `(earlier, later, that type)`.
+    /// same single type: `(earlier, later, that type)`, for the first
+    /// `later` that clashes and the first `earlier` it clashes with.
+    /// Linear in the number of components (times the chain depth): a
+    /// blueprint may list tens of thousands of `multiple` components.
     pub(crate) fn single_rule_clash(&self, types: &[TypeIdx]) -> Option<(usize, usize, TypeIdx)> {
+        let registry = self.storage().types();
+        // The first component holding each single type in its chain.
+        let mut first: std::collections::HashMap<TypeIdx, usize> = std::collections::HashMap::new();
         for (j, &b) in types.iter().enumerate() {
-            for (i, &a) in types[..j].iter().enumerate() {
-                if let Some(k) = self.single_clash(a, b) {
-                    return Some((i, j, k));
-                }
+            if let Some(i) = registry
+                .singles(b)
+                .filter_map(|k| first.get(&k).copied())
+                .min()
+            {
+                let k = self
+                    .single_clash(types[i], b)
+                    .expect("two components sharing a single type clash");
+                return Some((i, j, k));
+            }
+            for k in registry.singles(b) {
+                first.entry(k).or_insert(j);
             }
         }
         None
