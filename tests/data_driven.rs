@@ -496,3 +496,28 @@ fn corrupt_saves_are_rejected_with_a_path() {
     assert!(World::load_json("{\"format\": \"something else\"}").is_err());
     assert!(World::load_json("").is_err());
 }
+
+/// Requires an `AxisMoving` (which is-a `Moving`).
+#[derive(Component, Debug, Clone, Default, Serialize, Deserialize)]
+#[component(requires(AxisMoving), name = "data_driven::Rider")]
+struct Rider;
+
+/// A saved world is loaded as it was saved: a requirement removed after it
+/// was added stays removed, even when putting it back would now clash with
+/// a component the entity gained since (before, such a save could not be
+/// loaded at all).
+#[test]
+fn a_removed_requirement_stays_removed_through_save_and_load() {
+    let mut world = World::new();
+    let id = world.spawn_with((Rider,)).unwrap();
+    let mut e = world.entity_mut(id).unwrap();
+    assert!(e.remove::<AxisMoving>().is_some());
+    e.add(Moving { speed: 1.0 }).unwrap();
+    let saved = world.save_json().unwrap();
+    let loaded = World::load_json(&saved).unwrap();
+    let id = loaded.iter::<Rider>().next().unwrap().0;
+    let e = loaded.entity(id).unwrap();
+    assert!(e.get::<AxisMoving>().is_none());
+    assert_eq!(e.get::<Moving>().map(|m| m.speed), Some(1.0));
+    assert_eq!(loaded.save_json().unwrap(), saved);
+}

@@ -5,7 +5,7 @@ use crate::component::ops::lacking;
 use crate::data::catalog::component_type;
 use crate::entity::{EntityIndex, TypeIdx};
 use crate::world::instance::ComponentInfo;
-use crate::world::prepared::PreparedEntity;
+use crate::world::prepared::{PreparedEntity, Requirements};
 use crate::world::World;
 use crate::{EntityId, EntityMut, EntityRef, Error};
 
@@ -82,7 +82,7 @@ impl World {
     pub fn clone_entity(&mut self, id: EntityId) -> Result<EntityId, Error> {
         self.check(id)?;
         let prepared = self.prepare_clone(id.index, false)?;
-        self.spawn_prepared(prepared, None)
+        self.spawn_prepared(prepared, None, Requirements::Add)
     }
 
     /// Like [`World::clone_entity`], with the whole subtree (children in
@@ -109,7 +109,7 @@ impl World {
     pub fn clone_tree(&mut self, id: EntityId) -> Result<EntityId, Error> {
         self.check(id)?;
         let prepared = self.prepare_clone(id.index, true)?;
-        self.spawn_prepared(prepared, None)
+        self.spawn_prepared(prepared, None, Requirements::Add)
     }
 }
 

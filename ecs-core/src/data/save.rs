@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 
 use crate::data::blueprint::Blueprint;
-use crate::world::prepared::PreparedEntity;
+use crate::world::prepared::{PreparedEntity, Requirements};
 use crate::world::World;
 use crate::{EntityId, Error};
 
@@ -281,7 +281,7 @@ impl World {
                 tree.push(node);
                 stack.extend(children_of[i].iter().rev().map(|&c| (c, Some(at))));
             }
-            world.spawn_prepared(tree, None)?;
+            world.spawn_prepared(tree, None, Requirements::AsListed)?;
         }
         Ok(world)
     }

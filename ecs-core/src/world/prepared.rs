@@ -34,6 +34,17 @@ impl PreparedEntity {
     }
 }
 
+/// Whether a spawn from prepared values adds the requirements its
+/// components lack.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Requirements {
+    /// A copy or a new entity: add what the components require.
+    Add,
+    /// A saved world: the entity is exactly what was saved, requirements
+    /// removed since they were added included.
+    AsListed,
+}
+
 impl World {
     /// Where two of `types` (one entity's components, in order) are-a the
     /// same single type: `(earlier, later, that type)`, for the first
@@ -73,6 +84,7 @@ impl World {
         &mut self,
         prepared: Vec<PreparedEntity>,
         parent: Option<EntityId>,
+        requirements: Requirements,
     ) -> Result<EntityId, Error> {
         let mut created: Vec<EntityId> = Vec::with_capacity(prepared.len());
         for node in prepared {
@@ -88,7 +100,10 @@ impl World {
             created.push(id);
         }
         let root = *created.first().expect("a prepared tree has a root");
-        self.finish_spawn(&created)?;
+        match requirements {
+            Requirements::Add => self.finish_spawn(&created)?,
+            Requirements::AsListed => self.fire_spawn_hooks(&created),
+        }
         Ok(root)
     }
 
@@ -115,10 +130,16 @@ impl World {
                 return Err(error);
             }
         }
+        self.fire_spawn_hooks(created);
+        Ok(())
+    }
+
+    /// The attach and enable hooks of freshly spawned entities, entity by
+    /// entity in `created` order.
+    fn fire_spawn_hooks(&mut self, created: &[EntityId]) {
         for id in created {
             self.fire_added_hooks(id.index, 0);
         }
-        Ok(())
     }
 
     fn spawn_node(&mut self, prepared: PreparedEntity) -> EntityId {
