@@ -306,7 +306,7 @@ impl Health {
 }
 
 impl Receive<Explosion> for Health {
-    fn receive(&mut self, boom: &Explosion, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, boom: &Explosion) {
         if ctx.get::<Position>().is_ok_and(|p| boom.cells.contains(p)) {
             self.hurt(ctx, "a bomb");
         }
@@ -314,13 +314,13 @@ impl Receive<Explosion> for Health {
 }
 
 impl Receive<Hit> for Health {
-    fn receive(&mut self, hit: &Hit, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, hit: &Hit) {
         self.hurt(ctx, &hit.0);
     }
 }
 
 impl Receive<Explosion> for Breakable {
-    fn receive(&mut self, boom: &Explosion, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, boom: &Explosion) {
         let Ok(&at) = ctx.get::<Position>() else {
             return;
         };
@@ -333,7 +333,7 @@ impl Receive<Explosion> for Breakable {
 }
 
 impl Receive<Report> for Scoreboard {
-    fn receive(&mut self, report: &Report, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, report: &Report) {
         self.log.push((self.frame, report.0.clone()));
     }
 }

@@ -406,7 +406,7 @@ fn a_typed_sibling_is_handed_in_aligned_or_not() {
         }
     }
     impl UpdateWith<Position> for Drift {
-        fn update_with(&mut self, pos: &mut Position, ctx: &mut Context<'_>, dt: f32) {
+        fn update_with(&mut self, ctx: &mut Context<'_>, pos: &mut Position, dt: f32) {
             pos.0 += self.0 * dt;
             // The sibling's storage is lent out: asking for it is an error.
             let err = ctx.get::<Position>().err().unwrap();

@@ -189,7 +189,7 @@ struct Health(u32);
 struct Difficulty(u32);
 
 impl Receive<Hit> for Health {
-    fn receive(&mut self, hit: &Hit, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, hit: &Hit) {
         let scale = ctx.resource::<Difficulty>().map_or(1, |d| d.0);
         self.0 = self.0.saturating_sub(hit.0 * scale);
         if let Some(score) = ctx.resource_mut::<Score>() {

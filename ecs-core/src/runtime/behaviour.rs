@@ -342,7 +342,7 @@ pub trait DeclaresBehaviour {}
 /// }
 ///
 /// impl UpdateWith<Position> for Velocity {
-///     fn update_with(&mut self, pos: &mut Position, _: &mut Context<'_>, dt: f32) {
+///     fn update_with(&mut self, _: &mut Context<'_>, pos: &mut Position, dt: f32) {
 ///         pos.0 += self.0 * dt;
 ///     }
 /// }
@@ -356,11 +356,11 @@ pub trait DeclaresBehaviour {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is marked `behaviour(with = {S})` but does not implement `UpdateWith<{S}>`",
     label = "`{Self}` needs `impl UpdateWith<{S}>`",
-    note = "add `impl ecs_core::UpdateWith<{S}> for {Self} {{ fn update_with(&mut self, sibling: &mut {S}, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`, or write plain `behaviour`"
+    note = "add `impl ecs_core::UpdateWith<{S}> for {Self} {{ fn update_with(&mut self, ctx: &mut ecs_core::Context<'_>, sibling: &mut {S}, dt: f32) {{ /* ... */ }} }}`, or write plain `behaviour`"
 )]
 pub trait UpdateWith<S: Component>: Behaviour + DeclaresUpdateWith<S> {
     /// Called instead of [`Behaviour::update`] when the entity has an `S`.
-    fn update_with(&mut self, sibling: &mut S, ctx: &mut Context<'_>, dt: f32);
+    fn update_with(&mut self, ctx: &mut Context<'_>, sibling: &mut S, dt: f32);
 }
 
 /// Implemented by the derive for a type marked `behaviour(with = S)`: only
@@ -558,7 +558,7 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
                 (ty, level),
                 Some((s, siblings)),
                 |component: &mut T, ctx, sibling, row| match sibling {
-                    Some(segment) => component.update_with(segment.get_mut::<S>(row), ctx, dt),
+                    Some(segment) => component.update_with(ctx, segment.get_mut::<S>(row), dt),
                     None => component.update(ctx, dt),
                 },
             )
