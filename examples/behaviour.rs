@@ -17,7 +17,7 @@ struct Gravity(f32);
 
 impl Behaviour for Gravity {
     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
-        if let Ok(v) = ctx.get_mut::<Velocity>() {
+        if let Some(v) = ctx.get_mut::<Velocity>() {
             v.dy -= self.0 * dt;
         }
     }

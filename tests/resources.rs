@@ -163,7 +163,8 @@ struct Tally(u32);
 
 impl Behaviour for Tally {
     fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
-        assert!(matches!(ctx.get::<Tally>(), Err(Error::InUse { .. })));
+        assert!(ctx.get::<Tally>().is_none());
+        assert!(matches!(ctx.try_get::<Tally>(), Err(Error::InUse { .. })));
         let total = ctx.resource_mut::<Tally>().expect("inserted by the test");
         total.0 += self.0;
     }

@@ -220,7 +220,7 @@ struct Counter(u32);
 impl Receive<Bump> for Counter {
     fn receive(&mut self, ctx: &mut Context<'_>, bump: &Bump) {
         self.0 += bump.0;
-        if let Ok(wheel) = ctx.get_mut::<Wheel>() {
+        if let Some(wheel) = ctx.get_mut::<Wheel>() {
             wheel.0 += 1;
         }
         if self.0 > 100 {

@@ -614,7 +614,7 @@ pub struct CtxMover(pub [f32; 3]);
 impl ecs_core::Behaviour for CtxMover {
     #[inline]
     fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {
-        if let Ok(pos) = ctx.get_mut::<Position>() {
+        if let Some(pos) = ctx.get_mut::<Position>() {
             for k in 0..3 {
                 pos.0[k] += self.0[k] * dt;
             }

@@ -64,7 +64,8 @@ pub enum Error {
         parent: EntityId,
     },
 
-    /// A behaviour asked its context for a component the entity lacks.
+    /// A behaviour asked its context for a component the entity lacks
+    /// ([`Context::try_get`](crate::Context::try_get); `get` answers `None`).
     #[error("entity {entity:?} has no component that is-a `{wanted}`; add one, or check with `ctx.has::<{wanted}>()` first")]
     MissingComponent {
         /// The entity searched.
@@ -73,7 +74,9 @@ pub enum Error {
         wanted: &'static str,
     },
 
-    /// A behaviour asked for a component stored with the one running.
+    /// A behaviour asked its context for a component stored with the one
+    /// running ([`Context::try_get`](crate::Context::try_get), or a
+    /// [`Context::query_mut`](crate::Context::query_mut) term).
     #[error("`{wanted}` is stored with the running `{running}` and is lent out while it runs; read `self` instead, or queue the access with `ctx.commands().run(..)`")]
     InUse {
         /// The type asked for.

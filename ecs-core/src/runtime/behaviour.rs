@@ -78,7 +78,7 @@ use crate::Component;
 ///
 /// impl Behaviour for Velocity {
 ///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
-///         if let Ok(pos) = ctx.get_mut::<Position>() {
+///         if let Some(pos) = ctx.get_mut::<Position>() {
 ///             pos.0 += self.0 * dt;
 ///         }
 ///     }
@@ -182,7 +182,7 @@ pub trait Behaviour: Component + DeclaresBehaviour {
     /// impl Behaviour for Shield {
     ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
     ///     fn on_detach(&mut self, ctx: &mut Context<'_>) {
-    ///         if let Ok(removed) = ctx.get_mut::<Removed>() {
+    ///         if let Some(removed) = ctx.get_mut::<Removed>() {
     ///             removed.0 += 1;
     ///         }
     ///     }
