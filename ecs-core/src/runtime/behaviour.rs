@@ -27,7 +27,10 @@ use crate::Component;
 /// Inside any of them, `ctx` reaches the entity's other components; asking
 /// for a component stored with the one being run is [`Error::InUse`], and
 /// structural changes go through [`Context::commands`] (applied when
-/// [`World::update`] finishes, or by [`World::apply_commands`]).
+/// [`World::update`] finishes, or by [`World::apply_commands`]). The
+/// methods return nothing; for `?`, run the fallible part in
+/// [`Context::attempt`], which keeps its error for
+/// [`World::take_command_errors`].
 ///
 /// A behaviour is inherited like a virtual method: a type declared
 /// `parent = P` runs its nearest ancestor's `update` and hooks on the

@@ -3,7 +3,7 @@
 
 use crate::entity::{EntityIndex, TypeIdx};
 use crate::world::World;
-use crate::{Commands, Component, EntityId, Error};
+use crate::{Commands, Component, EntityId, Error, SourceError};
 
 /// Access to the running component's entity during `update`, hooks and
 /// message receivers.
@@ -247,7 +247,7 @@ impl<'w> Context<'w> {
     }
 
     /// [`Context::get`] with the reason when there is nothing to lend, for
-    /// `?` in code that returns a `Result`.
+    /// `?` in code that returns a `Result` (see [`Context::attempt`]).
     ///
     /// # Errors
     /// [`Error::MissingComponent`] when the entity holds no `T`;
@@ -321,6 +321,112 @@ impl<'w> Context<'w> {
             .storage_mut()
             .at_level_mut(comp, level)
             .ok_or_else(|| missing::<T>(entity))
+    }
+
+    /// Runs `f`, the fallible part of a behaviour, hook or receiver, so it
+    /// can use `?` while the trait method itself returns nothing. `Ok(v)`
+    /// is `Some(v)`. An `Err` is `None` and is not lost: it is kept, as
+    /// [`Error::Attempt`] naming this entity and the running component's
+    /// type with the error as its `source()`, for
+    /// [`World::take_command_errors`] beside the changes that failed.
+    ///
+    /// Anything `?` turns into a `Box<dyn std::error::Error + Send + Sync>`
+    /// will do for `E`: [`Error`] (from [`Context::try_get`] and the rest),
+    /// your own error types, a `String` or a `&str`. A method or function
+    /// returning `Result` names its error type; a closure using `?` in
+    /// place must name it too, since `?` can convert into many:
+    /// `ctx.attempt(|ctx| -> Result<(), Error> { .. })`.
+    ///
+    /// Nothing is undone: what `f` changed and queued before the error
+    /// stays, and the rest of `f` does not run.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Fuel(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Engine { revs: u32 }
+    /// impl Engine {
+    ///     fn burn(&mut self, ctx: &mut Context<'_>) -> Result<(), Error> {
+    ///         let fuel = ctx.try_get_mut::<Fuel>()?; // no Fuel: gives up here
+    ///         fuel.0 -= 1;
+    ///         self.revs += 1;
+    ///         Ok(())
+    ///     }
+    /// }
+    /// impl Behaviour for Engine {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.attempt(|ctx| self.burn(ctx));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let running = world.spawn_with((Fuel(5), Engine { revs: 0 }))?;
+    /// let dry = world.spawn_with((Engine { revs: 0 },))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(running)?.get::<Engine>().unwrap().revs, 1);
+    /// let errors = world.take_command_errors();
+    /// assert!(matches!(errors[..], [Error::Attempt { entity, running: "Engine", .. }] if entity == dry));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    ///
+    /// In place, with a value handed back:
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Target(EntityId);
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Tracker { distance: f32 }
+    /// impl Behaviour for Tracker {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let found = ctx.attempt(|ctx| -> Result<f32, Error> {
+    ///             let target = ctx.try_get::<Target>()?.0;
+    ///             let there = ctx.world().entity(target)?.get::<Position>().map_or(0.0, |p| p.0);
+    ///             Ok(there - ctx.try_get::<Position>()?.0)
+    ///         });
+    ///         if let Some(distance) = found {
+    ///             self.distance = distance;
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let goal = world.spawn_with((Position(10.0),))?;
+    /// let id = world.spawn_with((Position(4.0), Target(goal), Tracker { distance: 0.0 }))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Tracker>().unwrap().distance, 6.0);
+    /// world.despawn(goal)?;
+    /// world.update(1.0); // the target is gone: the distance is kept, the error too
+    /// assert_eq!(world.entity(id)?.get::<Tracker>().unwrap().distance, 6.0);
+    /// assert_eq!(world.take_command_errors().len(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn attempt<R, E>(&mut self, f: impl FnOnce(&mut Context<'_>) -> Result<R, E>) -> Option<R>
+    where
+        E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    {
+        match f(self) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.keep_failure(error.into());
+                None
+            }
+        }
+    }
+
+    /// Keeps the error of a failed [`Context::attempt`] where the world
+    /// keeps failed changes: no caller is waiting for either.
+    #[cold]
+    fn keep_failure(&mut self, source: Box<dyn std::error::Error + Send + Sync + 'static>) {
+        let error = Error::Attempt {
+            entity: self.id,
+            running: self.world.storage().info(self.busy).key().name(),
+            source: SourceError::new(source),
+        };
+        self.world.runtime_mut().command_errors.push(error);
     }
 
     /// Whether the entity holds a component that is-a `T` (the running one
