@@ -17,7 +17,7 @@ struct Gravity(f32);
 
 impl Behaviour for Gravity {
     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
-        if let Ok(v) = ctx.get_mut::<Velocity>() {
+        if let Some(v) = ctx.get_mut::<Velocity>() {
             v.dy -= self.0 * dt;
         }
     }
@@ -32,7 +32,7 @@ struct Velocity {
 }
 
 impl UpdateWith<Position> for Velocity {
-    fn update_with(&mut self, pos: &mut Position, _: &mut Context<'_>, dt: f32) {
+    fn update_with(&mut self, _: &mut Context<'_>, pos: &mut Position, dt: f32) {
         pos.y += self.dy * dt;
         if pos.y < 0.0 {
             pos.y = -pos.y;

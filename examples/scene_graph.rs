@@ -23,7 +23,7 @@ struct Wheel {
 }
 
 impl Receive<Brake> for Wheel {
-    fn receive(&mut self, brake: &Brake, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, brake: &Brake) {
         let was_rolling = self.speed > 0.0;
         self.speed = (self.speed - brake.force).max(0.0);
         println!("  {} brakes to {:.1}", self.label, self.speed);
@@ -44,7 +44,7 @@ struct Dashboard {
 }
 
 impl Receive<Locked> for Dashboard {
-    fn receive(&mut self, locked: &Locked, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, locked: &Locked) {
         self.warnings.push(locked.wheel);
     }
 }

@@ -205,7 +205,7 @@ impl Behaviour for AxisMoving {
         self.progress += self.base.speed * dt;
         if self.progress >= 1.0 {
             self.progress -= 1.0;
-            if let Ok(pos) = ctx.get_mut::<Position>() {
+            if let Some(pos) = ctx.get_mut::<Position>() {
                 *pos = pos.step(dir);
             }
         }
@@ -216,7 +216,7 @@ impl Behaviour for Ai {
     fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
         let open = ctx.get::<Senses>().map_or([false; 4], |s| s.open);
         let choices: Vec<Dir> = Dir::ALL.into_iter().filter(|&d| open[d as usize]).collect();
-        let (Ok(&here), Ok(moving)) = (ctx.get::<Position>(), ctx.get::<AxisMoving>()) else {
+        let (Some(&here), Some(moving)) = (ctx.get::<Position>(), ctx.get::<AxisMoving>()) else {
             return;
         };
         let current = moving.dir.filter(|d| choices.contains(d));
@@ -238,7 +238,7 @@ impl Behaviour for Ai {
         } else {
             Some(choices[self.rng.below(choices.len() as u64) as usize])
         };
-        if let Ok(moving) = ctx.get_mut::<AxisMoving>() {
+        if let Some(moving) = ctx.get_mut::<AxisMoving>() {
             moving.dir = dir;
         }
     }
@@ -249,10 +249,10 @@ impl Behaviour for Pilot {
         let order = self.script.chars().nth(self.next);
         self.next += 1;
         let dir = order.and_then(|c| "UDLR".find(c)).map(|i| Dir::ALL[i]);
-        if let Ok(moving) = ctx.get_mut::<AxisMoving>() {
+        if let Some(moving) = ctx.get_mut::<AxisMoving>() {
             moving.dir = dir;
         }
-        if let (Some('B'), Ok(&at)) = (order, ctx.get::<Position>()) {
+        if let (Some('B'), Some(&at)) = (order, ctx.get::<Position>()) {
             report(ctx, format!("drops a bomb at ({},{})", at.x, at.y));
             let (me, bomb) = (ctx.id(), self.bomb.clone());
             // Spawning is structural, so it is queued. The bomb joins the
@@ -269,10 +269,10 @@ impl Behaviour for Pilot {
     /// The game revives a dead player; the player puts itself back together.
     fn on_revive(&mut self, ctx: &mut Context<'_>) {
         self.lives -= 1;
-        if let Ok(pos) = ctx.get_mut::<Position>() {
+        if let Some(pos) = ctx.get_mut::<Position>() {
             *pos = self.spawn;
         }
-        if let Ok(health) = ctx.get_mut::<Health>() {
+        if let Some(health) = ctx.get_mut::<Health>() {
             health.hp = health.max;
         }
         report(ctx, "respawns".into());
@@ -306,22 +306,25 @@ impl Health {
 }
 
 impl Receive<Explosion> for Health {
-    fn receive(&mut self, boom: &Explosion, ctx: &mut Context<'_>) {
-        if ctx.get::<Position>().is_ok_and(|p| boom.cells.contains(p)) {
+    fn receive(&mut self, ctx: &mut Context<'_>, boom: &Explosion) {
+        if ctx
+            .get::<Position>()
+            .is_some_and(|p| boom.cells.contains(p))
+        {
             self.hurt(ctx, "a bomb");
         }
     }
 }
 
 impl Receive<Hit> for Health {
-    fn receive(&mut self, hit: &Hit, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, hit: &Hit) {
         self.hurt(ctx, &hit.0);
     }
 }
 
 impl Receive<Explosion> for Breakable {
-    fn receive(&mut self, boom: &Explosion, ctx: &mut Context<'_>) {
-        let Ok(&at) = ctx.get::<Position>() else {
+    fn receive(&mut self, ctx: &mut Context<'_>, boom: &Explosion) {
+        let Some(&at) = ctx.get::<Position>() else {
             return;
         };
         if boom.cells.contains(&at) {
@@ -333,7 +336,7 @@ impl Receive<Explosion> for Breakable {
 }
 
 impl Receive<Report> for Scoreboard {
-    fn receive(&mut self, report: &Report, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, report: &Report) {
         self.log.push((self.frame, report.0.clone()));
     }
 }

@@ -37,7 +37,7 @@ struct Velocity(f32);
 impl Behaviour for Velocity {
     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
         let v = self.0;
-        if let Ok(pos) = ctx.get_mut::<Position>() {
+        if let Some(pos) = ctx.get_mut::<Position>() {
             pos.0 += v * dt;
         }
         log(format!("velocity {:?}", ctx.id()));
@@ -251,7 +251,7 @@ fn remove_paths_fire_detach_for_derived_components_too() {
 }
 
 #[test]
-fn touching_the_running_components_storage_is_an_error() {
+fn touching_the_running_components_storage_is_none_and_try_get_says_why() {
     let _guard = serial();
     #[derive(Component)]
     #[component(behaviour, multiple)]
@@ -259,8 +259,16 @@ fn touching_the_running_components_storage_is_an_error() {
     static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
     impl Behaviour for Greedy {
         fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
-            let own = ctx.get::<Greedy>().err().map(|e| e.to_string());
-            let missing = ctx.get::<Position>().err();
+            // `get` answers like `EntityRef::get`; `try_get` tells lent
+            // out from missing.
+            assert!(ctx.get::<Greedy>().is_none() && ctx.get_mut::<Greedy>().is_none());
+            assert!(ctx.get::<Position>().is_none() && ctx.get_mut::<Position>().is_none());
+            assert_eq!(
+                ctx.try_get::<Greedy>().err(),
+                ctx.try_get_mut::<Greedy>().err()
+            );
+            let own = ctx.try_get::<Greedy>().err().map(|e| e.to_string());
+            let missing = ctx.try_get_mut::<Position>().err();
             SEEN.lock().unwrap().push(format!("{own:?} / {missing:?}"));
         }
     }
@@ -406,10 +414,12 @@ fn a_typed_sibling_is_handed_in_aligned_or_not() {
         }
     }
     impl UpdateWith<Position> for Drift {
-        fn update_with(&mut self, pos: &mut Position, ctx: &mut Context<'_>, dt: f32) {
+        fn update_with(&mut self, ctx: &mut Context<'_>, pos: &mut Position, dt: f32) {
             pos.0 += self.0 * dt;
-            // The sibling's storage is lent out: asking for it is an error.
-            let err = ctx.get::<Position>().err().unwrap();
+            // The sibling's storage is lent out: `get` has nothing to hand
+            // out, and `try_get` says why.
+            assert!(ctx.get::<Position>().is_none());
+            let err = ctx.try_get::<Position>().err().unwrap();
             assert!(matches!(
                 err,
                 Error::InUse {

@@ -49,13 +49,13 @@ impl Behaviour for Unit {
 }
 
 impl Receive<Hit> for Unit {
-    fn receive(&mut self, _: &Hit, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, _: &Hit) {
         self.log.push("Unit.hit".into());
     }
 }
 
 impl Receive<Heal> for Unit {
-    fn receive(&mut self, _: &Heal, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, _: &Heal) {
         self.log.push("Unit.heal".into());
     }
 }
@@ -67,7 +67,7 @@ struct Soldier {
 }
 
 impl Receive<Heal> for Soldier {
-    fn receive(&mut self, _: &Heal, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, _: &Heal) {
         self.base.log.push("Soldier.heal".into());
     }
 }

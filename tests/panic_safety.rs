@@ -60,7 +60,7 @@ impl Behaviour for Fragile {
 }
 
 impl Receive<Ping> for Fragile {
-    fn receive(&mut self, _: &Ping, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, _: &Ping) {
         ctx.commands().spawn((Position(9.0),));
         boom("receive");
     }

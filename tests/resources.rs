@@ -163,7 +163,8 @@ struct Tally(u32);
 
 impl Behaviour for Tally {
     fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
-        assert!(matches!(ctx.get::<Tally>(), Err(Error::InUse { .. })));
+        assert!(ctx.get::<Tally>().is_none());
+        assert!(matches!(ctx.try_get::<Tally>(), Err(Error::InUse { .. })));
         let total = ctx.resource_mut::<Tally>().expect("inserted by the test");
         total.0 += self.0;
     }
@@ -189,7 +190,7 @@ struct Health(u32);
 struct Difficulty(u32);
 
 impl Receive<Hit> for Health {
-    fn receive(&mut self, hit: &Hit, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, hit: &Hit) {
         let scale = ctx.resource::<Difficulty>().map_or(1, |d| d.0);
         self.0 = self.0.saturating_sub(hit.0 * scale);
         if let Some(score) = ctx.resource_mut::<Score>() {

@@ -218,9 +218,9 @@ struct Honk;
 struct Counter(u32);
 
 impl Receive<Bump> for Counter {
-    fn receive(&mut self, bump: &Bump, ctx: &mut Context<'_>) {
+    fn receive(&mut self, ctx: &mut Context<'_>, bump: &Bump) {
         self.0 += bump.0;
-        if let Ok(wheel) = ctx.get_mut::<Wheel>() {
+        if let Some(wheel) = ctx.get_mut::<Wheel>() {
             wheel.0 += 1;
         }
         if self.0 > 100 {
@@ -231,7 +231,7 @@ impl Receive<Bump> for Counter {
 }
 
 impl Receive<Honk> for Counter {
-    fn receive(&mut self, _: &Honk, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, _: &Honk) {
         self.0 = 0;
     }
 }

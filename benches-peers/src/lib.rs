@@ -599,7 +599,7 @@ impl ecs_core::Behaviour for Mover {
 
 impl ecs_core::UpdateWith<Position> for Mover {
     #[inline]
-    fn update_with(&mut self, pos: &mut Position, _: &mut ecs_core::Context<'_>, dt: f32) {
+    fn update_with(&mut self, _: &mut ecs_core::Context<'_>, pos: &mut Position, dt: f32) {
         for k in 0..3 {
             pos.0[k] += self.0[k] * dt;
         }
@@ -614,7 +614,7 @@ pub struct CtxMover(pub [f32; 3]);
 impl ecs_core::Behaviour for CtxMover {
     #[inline]
     fn update(&mut self, ctx: &mut ecs_core::Context<'_>, dt: f32) {
-        if let Ok(pos) = ctx.get_mut::<Position>() {
+        if let Some(pos) = ctx.get_mut::<Position>() {
             for k in 0..3 {
                 pos.0[k] += self.0[k] * dt;
             }
@@ -633,7 +633,7 @@ pub struct PingCounter(pub u32);
 
 impl ecs_core::Receive<Ping> for PingCounter {
     #[inline]
-    fn receive(&mut self, ping: &Ping, _: &mut ecs_core::Context<'_>) {
+    fn receive(&mut self, _: &mut ecs_core::Context<'_>, ping: &Ping) {
         self.0 += ping.0;
     }
 }

@@ -1,5 +1,7 @@
 //! The one error type of the crate.
 
+use std::sync::Arc;
+
 use crate::EntityId;
 
 /// Everything that can go wrong when using a [`World`](crate::World).
@@ -64,7 +66,8 @@ pub enum Error {
         parent: EntityId,
     },
 
-    /// A behaviour asked its context for a component the entity lacks.
+    /// A behaviour asked its context for a component the entity lacks
+    /// ([`Context::try_get`](crate::Context::try_get); `get` answers `None`).
     #[error("entity {entity:?} has no component that is-a `{wanted}`; add one, or check with `ctx.has::<{wanted}>()` first")]
     MissingComponent {
         /// The entity searched.
@@ -73,13 +76,51 @@ pub enum Error {
         wanted: &'static str,
     },
 
-    /// A behaviour asked for a component stored with the one running.
+    /// A behaviour asked its context for a component stored with the one
+    /// running ([`Context::try_get`](crate::Context::try_get), or a
+    /// [`Context::query_mut`](crate::Context::query_mut) term).
     #[error("`{wanted}` is stored with the running `{running}` and is lent out while it runs; read `self` instead, or queue the access with `ctx.commands().run(..)`")]
     InUse {
         /// The type asked for.
         wanted: &'static str,
         /// The type whose update or hook is running.
         running: &'static str,
+    },
+
+    /// Code a behaviour, hook or message receiver ran in
+    /// [`Context::attempt`](crate::Context::attempt) returned an error.
+    /// Kept for [`World::take_command_errors`](crate::World::take_command_errors),
+    /// since the trait methods return nothing; the error itself is
+    /// [`std::error::Error::source`], so the message does not repeat it.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// use std::error::Error as _;
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Radio { signal: bool }
+    /// impl Behaviour for Radio {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.attempt(|_| if self.signal { Ok(()) } else { Err("no signal") });
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Radio { signal: false },))?;
+    /// world.update(1.0);
+    /// let errors = world.take_command_errors();
+    /// assert!(matches!(errors[..], [Error::Attempt { entity, running: "Radio", .. }] if entity == id));
+    /// assert_eq!(errors[0].source().unwrap().to_string(), "no signal");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    #[error("the `{running}` of entity {entity:?} gave up in `ctx.attempt`; the error it returned is this error's `source()`")]
+    Attempt {
+        /// The entity whose component was running.
+        entity: EntityId,
+        /// The type of the running component (the stored type, also when
+        /// it runs an ancestor's inherited behaviour).
+        running: &'static str,
+        /// The error the code returned.
+        source: SourceError,
     },
 
     /// No registered component type has this name.
@@ -165,3 +206,72 @@ fn duplicate_message(entity: EntityId, adding: &str, existing: &str, single: &st
         )
     }
 }
+
+/// The error a behaviour's own code returned inside
+/// [`Context::attempt`](crate::Context::attempt): the source of
+/// [`Error::Attempt`].
+///
+/// It dereferences to the error itself (`dyn std::error::Error + Send +
+/// Sync`), so `downcast_ref` finds your own type. It is shared, not boxed,
+/// so that [`Error`] stays `Clone`; for the same reason two are equal only
+/// when they are the same error (one a clone of the other), since errors
+/// in general cannot be compared.
+///
+/// ```
+/// use ecs_core::SourceError;
+/// #[derive(Debug, PartialEq)]
+/// struct OutOfAmmo;
+/// impl std::fmt::Display for OutOfAmmo {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         f.write_str("out of ammo")
+///     }
+/// }
+/// impl std::error::Error for OutOfAmmo {}
+///
+/// let source = SourceError::new(OutOfAmmo);
+/// assert_eq!(source.downcast_ref::<OutOfAmmo>(), Some(&OutOfAmmo));
+/// assert_eq!(source.to_string(), "out of ammo");
+/// assert_eq!(source.clone(), source);
+/// assert_ne!(SourceError::new(OutOfAmmo), source); // another error, if alike
+/// ```
+#[derive(Clone)]
+pub struct SourceError(Arc<dyn std::error::Error + Send + Sync + 'static>);
+
+impl SourceError {
+    /// Wraps an error, or anything `?` would turn into a boxed one (a
+    /// `String`, a `&str`).
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        SourceError(Arc::from(error.into()))
+    }
+}
+
+// Not `std::error::Error` on purpose: thiserror's `source()` would then
+// hand out this wrapper, and `downcast_ref` to the user's type would fail.
+// Through `Deref` it hands out the user's error itself.
+impl std::ops::Deref for SourceError {
+    type Target = dyn std::error::Error + Send + Sync + 'static;
+
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
+}
+
+impl std::fmt::Debug for SourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl std::fmt::Display for SourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl PartialEq for SourceError {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SourceError {}

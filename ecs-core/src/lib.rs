@@ -104,6 +104,12 @@
 //! a hook, `Clone`, `Default`, serde) propagates but leaves the world
 //! consistent and usable.
 //!
+//! Behaviours, hooks and receivers return nothing: their fallible part
+//! runs in [`Context::attempt`], where `?` works ([`Context::try_get`]
+//! says why a component cannot be had), and a failure is kept as
+//! [`Error::Attempt`] for [`World::take_command_errors`], with the failed
+//! changes queued through [`Context::commands`].
+//!
 //! ## Performance notes
 //!
 //! - Entities that hold the same component types in the same order share a
@@ -195,7 +201,7 @@ pub use data::catalog::{component_type, name_conflicts, registered_components, C
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
 pub use ecs_derive::Component;
 pub use entity::EntityId;
-pub use error::Error;
+pub use error::{Error, SourceError};
 pub use query::{
     All, Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term,
 };

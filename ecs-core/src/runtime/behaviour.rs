@@ -27,7 +27,10 @@ use crate::Component;
 /// Inside any of them, `ctx` reaches the entity's other components; asking
 /// for a component stored with the one being run is [`Error::InUse`], and
 /// structural changes go through [`Context::commands`] (applied when
-/// [`World::update`] finishes, or by [`World::apply_commands`]).
+/// [`World::update`] finishes, or by [`World::apply_commands`]). The
+/// methods return nothing; for `?`, run the fallible part in
+/// [`Context::attempt`], which keeps its error for
+/// [`World::take_command_errors`].
 ///
 /// A behaviour is inherited like a virtual method: a type declared
 /// `parent = P` runs its nearest ancestor's `update` and hooks on the
@@ -78,7 +81,7 @@ use crate::Component;
 ///
 /// impl Behaviour for Velocity {
 ///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
-///         if let Ok(pos) = ctx.get_mut::<Position>() {
+///         if let Some(pos) = ctx.get_mut::<Position>() {
 ///             pos.0 += self.0 * dt;
 ///         }
 ///     }
@@ -182,7 +185,7 @@ pub trait Behaviour: Component + DeclaresBehaviour {
     /// impl Behaviour for Shield {
     ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
     ///     fn on_detach(&mut self, ctx: &mut Context<'_>) {
-    ///         if let Ok(removed) = ctx.get_mut::<Removed>() {
+    ///         if let Some(removed) = ctx.get_mut::<Removed>() {
     ///             removed.0 += 1;
     ///         }
     ///     }
@@ -342,7 +345,7 @@ pub trait DeclaresBehaviour {}
 /// }
 ///
 /// impl UpdateWith<Position> for Velocity {
-///     fn update_with(&mut self, pos: &mut Position, _: &mut Context<'_>, dt: f32) {
+///     fn update_with(&mut self, _: &mut Context<'_>, pos: &mut Position, dt: f32) {
 ///         pos.0 += self.0 * dt;
 ///     }
 /// }
@@ -356,11 +359,11 @@ pub trait DeclaresBehaviour {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is marked `behaviour(with = {S})` but does not implement `UpdateWith<{S}>`",
     label = "`{Self}` needs `impl UpdateWith<{S}>`",
-    note = "add `impl ecs_core::UpdateWith<{S}> for {Self} {{ fn update_with(&mut self, sibling: &mut {S}, ctx: &mut ecs_core::Context<'_>, dt: f32) {{ /* ... */ }} }}`, or write plain `behaviour`"
+    note = "add `impl ecs_core::UpdateWith<{S}> for {Self} {{ fn update_with(&mut self, ctx: &mut ecs_core::Context<'_>, sibling: &mut {S}, dt: f32) {{ /* ... */ }} }}`, or write plain `behaviour`"
 )]
 pub trait UpdateWith<S: Component>: Behaviour + DeclaresUpdateWith<S> {
     /// Called instead of [`Behaviour::update`] when the entity has an `S`.
-    fn update_with(&mut self, sibling: &mut S, ctx: &mut Context<'_>, dt: f32);
+    fn update_with(&mut self, ctx: &mut Context<'_>, sibling: &mut S, dt: f32);
 }
 
 /// Implemented by the derive for a type marked `behaviour(with = S)`: only
@@ -558,7 +561,7 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
                 (ty, level),
                 Some((s, siblings)),
                 |component: &mut T, ctx, sibling, row| match sibling {
-                    Some(segment) => component.update_with(segment.get_mut::<S>(row), ctx, dt),
+                    Some(segment) => component.update_with(ctx, segment.get_mut::<S>(row), dt),
                     None => component.update(ctx, dt),
                 },
             )

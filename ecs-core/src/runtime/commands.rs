@@ -559,7 +559,10 @@ impl World {
         }
     }
 
-    /// Errors of queued changes that failed when applied, oldest first.
+    /// Errors of queued changes that failed when applied, and of
+    /// [`Context::attempt`](crate::Context::attempt)s that gave up
+    /// ([`Error::Attempt`]), oldest first: an attempt's when it fails, a
+    /// change's when it is applied.
     ///
     /// ```
     /// # use ecs_core::prelude::*;

@@ -3,14 +3,33 @@
 
 use crate::entity::{EntityIndex, TypeIdx};
 use crate::world::World;
-use crate::{Commands, Component, EntityId, Error};
+use crate::{Commands, Component, EntityId, Error, SourceError};
 
-/// Access to the running component's entity during `update` and hooks.
+/// Access to the running component's entity during `update`, hooks and
+/// message receivers.
 ///
 /// The component itself is `&mut self`; its siblings are reached here. The
-/// storage of the running component's type is lent out while it runs, so
-/// asking for a component kept there (itself, or another component of the
-/// same type) is [`Error::InUse`] rather than an aliasing borrow.
+/// storage of the running component's type is lent out while it runs, so a
+/// component kept there (itself, or another component of the same type)
+/// cannot be handed out again: it is not there to lend, like a missing one.
+///
+/// The accessors answer in one shape, the one [`EntityRef`] and
+/// [`EntityMut`] use: a lookup that may find nothing returns an `Option`
+/// ([`get`](Context::get), [`get_mut`](Context::get_mut),
+/// [`resource`](Context::resource), [`name`](Context::name)), `None` when
+/// there is nothing to hand out, a component being absent or lent out
+/// alike; the `try_` twins
+/// ([`try_get`](Context::try_get), [`try_get_mut`](Context::try_get_mut))
+/// return a `Result` whose error says which
+/// ([`Error::MissingComponent`] or [`Error::InUse`]), for `?`.
+/// [`query_mut`](Context::query_mut) returns a `Result` as it stands: a
+/// query finds nothing by yielding nothing, so its one failure,
+/// [`Error::InUse`], is always a term that cannot be lent. Other entities,
+/// the parent and the children are read through [`Context::world`], under
+/// the world's own rules (a stale id is [`Error::NoSuchEntity`] there).
+///
+/// [`EntityRef`]: crate::EntityRef
+/// [`EntityMut`]: crate::EntityMut
 ///
 /// ```
 /// # use ecs_core::prelude::*;
@@ -21,7 +40,8 @@ use crate::{Commands, Component, EntityId, Error};
 /// struct Velocity(f32);
 /// impl Behaviour for Velocity {
 ///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
-///         assert!(matches!(ctx.get::<Velocity>(), Err(Error::InUse { .. }))); // that is `self`
+///         assert!(ctx.get::<Velocity>().is_none()); // that is `self`
+///         assert!(matches!(ctx.try_get::<Velocity>(), Err(Error::InUse { .. })));
 ///         ctx.get_mut::<Position>().unwrap().0 += self.0 * dt;
 ///     }
 /// }
@@ -164,10 +184,73 @@ impl<'w> Context<'w> {
         self.world.get_resource_mut()
     }
 
-    /// The first sibling that is-a `T`.
+    /// The first sibling that is-a `T`, or `None` when there is none to
+    /// lend: the entity holds no `T`, or the first match is stored with the
+    /// running component (the running component itself, another component
+    /// of its type, or in `update_with` the sibling type handed in). The
+    /// same shape as
+    /// [`EntityRef::get`](crate::EntityRef::get); [`Context::try_get`]
+    /// tells the two cases apart, for `?`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Speed(f32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Odometer(f32);
+    /// impl Behaviour for Odometer {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
+    ///         self.0 += ctx.get::<Speed>().map_or(0.0, |s| s.0) * dt;
+    ///         assert!(ctx.get::<Odometer>().is_none()); // that is `self`
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Speed(3.0), Odometer(0.0)))?;
+    /// world.update(2.0);
+    /// assert_eq!(world.entity(id)?.get::<Odometer>().unwrap().0, 6.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn get<T: Component>(&self) -> Option<&T> {
+        let (comp, level) = self.locate::<T>().ok()?;
+        self.world.storage().at_level(comp, level)
+    }
+
+    /// Mutable twin of [`Context::get`], the same shape as
+    /// [`EntityMut::get_mut`](crate::EntityMut::get_mut).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Poison;
+    /// impl Behaviour for Poison {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         if let Some(health) = ctx.get_mut::<Health>() {
+    ///             health.0 = health.0.saturating_sub(1);
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3), Poison))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn get_mut<T: Component>(&mut self) -> Option<&mut T> {
+        let (comp, level) = self.locate::<T>().ok()?;
+        self.world.storage_mut().at_level_mut(comp, level)
+    }
+
+    /// [`Context::get`] with the reason when there is nothing to lend, for
+    /// `?` in code that returns a `Result` (see [`Context::attempt`]).
     ///
     /// # Errors
-    /// [`Error::MissingComponent`] when the entity holds none;
+    /// [`Error::MissingComponent`] when the entity holds no `T`;
     /// [`Error::InUse`] when the first match is stored with the running
     /// component (for instance the running component itself).
     ///
@@ -180,8 +263,12 @@ impl<'w> Context<'w> {
     /// struct Odometer(f32);
     /// impl Behaviour for Odometer {
     ///     fn update(&mut self, ctx: &mut Context<'_>, dt: f32) {
-    ///         self.0 += ctx.get::<Speed>().map_or(0.0, |s| s.0) * dt;
-    ///         assert!(matches!(ctx.get::<Odometer>(), Err(Error::InUse { .. })));
+    ///         match ctx.try_get::<Speed>() {
+    ///             Ok(speed) => self.0 += speed.0 * dt,
+    ///             Err(Error::MissingComponent { .. }) => {} // parked: no engine yet
+    ///             Err(other) => panic!("{other}"),
+    ///         }
+    ///         assert!(matches!(ctx.try_get::<Odometer>(), Err(Error::InUse { .. })));
     ///     }
     /// }
     /// let mut world = World::new();
@@ -191,18 +278,18 @@ impl<'w> Context<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     #[inline]
-    pub fn get<T: Component>(&self) -> Result<&T, Error> {
-        let (comp, level) = self.locate::<T>()?;
+    pub fn try_get<T: Component>(&self) -> Result<&T, Error> {
+        let (comp, level) = self.locate::<T>().map_err(|miss| self.error::<T>(miss))?;
         self.world
             .storage()
             .at_level(comp, level)
-            .ok_or_else(|| self.missing::<T>())
+            .ok_or_else(|| self.error::<T>(Miss::Missing))
     }
 
-    /// Mutable twin of [`Context::get`].
+    /// Mutable twin of [`Context::try_get`].
     ///
     /// # Errors
-    /// As [`Context::get`].
+    /// As [`Context::try_get`].
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -210,34 +297,136 @@ impl<'w> Context<'w> {
     /// struct Health(u32);
     /// #[derive(Component)]
     /// #[component(behaviour)]
-    /// struct Poison;
+    /// struct Poison(Option<String>);
     /// impl Behaviour for Poison {
     ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
-    ///         if let Ok(health) = ctx.get_mut::<Health>() {
-    ///             health.0 = health.0.saturating_sub(1);
+    ///         match ctx.try_get_mut::<Health>() {
+    ///             Ok(health) => health.0 = health.0.saturating_sub(1),
+    ///             Err(error) => self.0 = Some(error.to_string()),
     ///         }
     ///     }
     /// }
     /// let mut world = World::new();
-    /// let id = world.spawn_with((Health(3), Poison))?;
+    /// let id = world.spawn_with((Poison(None),))?;
     /// world.update(1.0);
-    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 2);
+    /// let why = world.entity(id)?.get::<Poison>().unwrap().0.clone().unwrap();
+    /// assert!(why.contains("has no component that is-a `Health`"));
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     #[inline]
-    pub fn get_mut<T: Component>(&mut self) -> Result<&mut T, Error> {
-        let (comp, level) = self.locate::<T>()?;
+    pub fn try_get_mut<T: Component>(&mut self) -> Result<&mut T, Error> {
+        let (comp, level) = self.locate::<T>().map_err(|miss| self.error::<T>(miss))?;
         let entity = self.id;
-        // Lazy on purpose: an eagerly built `Error` (it has `Drop` glue) cost
-        // about 20 instructions per call on the update hot path.
-        #[allow(clippy::unnecessary_lazy_evaluations)]
         self.world
             .storage_mut()
             .at_level_mut(comp, level)
-            .ok_or_else(|| Error::MissingComponent {
-                entity,
-                wanted: T::NAME,
-            })
+            .ok_or_else(|| missing::<T>(entity))
+    }
+
+    /// Runs `f`, the fallible part of a behaviour, hook or receiver, so it
+    /// can use `?` while the trait method itself returns nothing. `Ok(v)`
+    /// is `Some(v)`. An `Err` is `None` and is not lost: it is kept, as
+    /// [`Error::Attempt`] naming this entity and the running component's
+    /// type with the error as its `source()`, for
+    /// [`World::take_command_errors`] beside the changes that failed.
+    ///
+    /// Anything `?` turns into a `Box<dyn std::error::Error + Send + Sync>`
+    /// will do for `E`: [`Error`] (from [`Context::try_get`] and the rest),
+    /// your own error types, a `String` or a `&str`. A method or function
+    /// returning `Result` names its error type; a closure using `?` in
+    /// place must name it too, since `?` can convert into many:
+    /// `ctx.attempt(|ctx| -> Result<(), Error> { .. })`.
+    ///
+    /// Nothing is undone: what `f` changed and queued before the error
+    /// stays, and the rest of `f` does not run.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Fuel(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Engine { revs: u32 }
+    /// impl Engine {
+    ///     fn burn(&mut self, ctx: &mut Context<'_>) -> Result<(), Error> {
+    ///         let fuel = ctx.try_get_mut::<Fuel>()?; // no Fuel: gives up here
+    ///         fuel.0 -= 1;
+    ///         self.revs += 1;
+    ///         Ok(())
+    ///     }
+    /// }
+    /// impl Behaviour for Engine {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         ctx.attempt(|ctx| self.burn(ctx));
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let running = world.spawn_with((Fuel(5), Engine { revs: 0 }))?;
+    /// let dry = world.spawn_with((Engine { revs: 0 },))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(running)?.get::<Engine>().unwrap().revs, 1);
+    /// let errors = world.take_command_errors();
+    /// assert!(matches!(errors[..], [Error::Attempt { entity, running: "Engine", .. }] if entity == dry));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    ///
+    /// In place, with a value handed back:
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Target(EntityId);
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Tracker { distance: f32 }
+    /// impl Behaviour for Tracker {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let found = ctx.attempt(|ctx| -> Result<f32, Error> {
+    ///             let target = ctx.try_get::<Target>()?.0;
+    ///             let there = ctx.world().entity(target)?.get::<Position>().map_or(0.0, |p| p.0);
+    ///             Ok(there - ctx.try_get::<Position>()?.0)
+    ///         });
+    ///         if let Some(distance) = found {
+    ///             self.distance = distance;
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let goal = world.spawn_with((Position(10.0),))?;
+    /// let id = world.spawn_with((Position(4.0), Target(goal), Tracker { distance: 0.0 }))?;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Tracker>().unwrap().distance, 6.0);
+    /// world.despawn(goal)?;
+    /// world.update(1.0); // the target is gone: the distance is kept, the error too
+    /// assert_eq!(world.entity(id)?.get::<Tracker>().unwrap().distance, 6.0);
+    /// assert_eq!(world.take_command_errors().len(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn attempt<R, E>(&mut self, f: impl FnOnce(&mut Context<'_>) -> Result<R, E>) -> Option<R>
+    where
+        E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    {
+        match f(self) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.keep_failure(error.into());
+                None
+            }
+        }
+    }
+
+    /// Keeps the error of a failed [`Context::attempt`] where the world
+    /// keeps failed changes: no caller is waiting for either.
+    #[cold]
+    fn keep_failure(&mut self, source: Box<dyn std::error::Error + Send + Sync + 'static>) {
+        let error = Error::Attempt {
+            entity: self.id,
+            running: self.world.storage().info(self.busy).key().name(),
+            source: SourceError::new(source),
+        };
+        self.world.runtime_mut().command_errors.push(error);
     }
 
     /// Whether the entity holds a component that is-a `T` (the running one
@@ -298,7 +487,7 @@ impl<'w> Context<'w> {
     /// parent and children, by name), resources, and read-only queries.
     /// The components of the running type are lent out while it runs, so
     /// they read as absent here (a query over that type skips them); ask
-    /// [`Context::get`] for a clear [`Error::InUse`] instead.
+    /// [`Context::try_get`] for a clear [`Error::InUse`] instead.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -374,29 +563,48 @@ impl<'w> Context<'w> {
     }
 
     /// The first sibling that is-a `T`, and the chain level at which its
-    /// type meets `T`.
+    /// type meets `T`; or why there is none to lend. Builds no [`Error`]:
+    /// `get` and `get_mut` are on the update hot path, and an eagerly built
+    /// `Error` (it has `Drop` glue) cost about 20 instructions per call.
     #[inline]
-    fn locate<T: Component>(&self) -> Result<(crate::entity::CompRef, usize), Error> {
-        let Some(t) = self.world.type_idx::<T>() else {
-            return Err(self.missing::<T>());
-        };
-        let Some((comp, level)) = self.world.first_isa_level(self.entity, t) else {
-            return Err(self.missing::<T>());
-        };
+    fn locate<T: Component>(&self) -> Result<(crate::entity::CompRef, usize), Miss> {
+        let t = self.world.type_idx::<T>().ok_or(Miss::Missing)?;
+        let (comp, level) = self
+            .world
+            .first_isa_level(self.entity, t)
+            .ok_or(Miss::Missing)?;
         if comp.ty == self.busy || comp.ty == self.lent {
-            return Err(Error::InUse {
-                wanted: T::NAME,
-                running: self.world.storage().info(self.busy).key().name(),
-            });
+            return Err(Miss::InUse);
         }
         Ok((comp, level))
     }
 
+    /// The [`Error`] for a `T` that [`Context::locate`] could not lend.
     #[cold]
-    fn missing<T: Component>(&self) -> Error {
-        Error::MissingComponent {
-            entity: self.id,
-            wanted: T::NAME,
+    fn error<T: Component>(&self, miss: Miss) -> Error {
+        match miss {
+            Miss::Missing => missing::<T>(self.id),
+            Miss::InUse => Error::InUse {
+                wanted: T::NAME,
+                running: self.world.storage().info(self.busy).key().name(),
+            },
         }
+    }
+}
+
+/// Why [`Context::locate`] found no component to lend.
+#[derive(Clone, Copy)]
+enum Miss {
+    /// The entity holds none.
+    Missing,
+    /// The first match is stored with the running component.
+    InUse,
+}
+
+#[cold]
+fn missing<T: Component>(entity: EntityId) -> Error {
+    Error::MissingComponent {
+        entity,
+        wanted: T::NAME,
     }
 }

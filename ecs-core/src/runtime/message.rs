@@ -29,7 +29,7 @@ use crate::{Component, EntityId, Error};
 /// struct Health(u32);
 ///
 /// impl Receive<TakeDamage> for Health {
-///     fn receive(&mut self, hit: &TakeDamage, _ctx: &mut Context<'_>) {
+///     fn receive(&mut self, _ctx: &mut Context<'_>, hit: &TakeDamage) {
 ///         self.0 = self.0.saturating_sub(hit.0);
 ///     }
 /// }
@@ -43,7 +43,7 @@ use crate::{Component, EntityId, Error};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` declares `receives({M})` but does not implement `Receive<{M}>`",
     label = "`{Self}` needs `impl Receive<{M}>`",
-    note = "add `impl ecs_core::Receive<{M}> for {Self} {{ fn receive(&mut self, message: &{M}, ctx: &mut ecs_core::Context<'_>) {{ /* ... */ }} }}`, or remove `{M}` from `receives(...)`"
+    note = "add `impl ecs_core::Receive<{M}> for {Self} {{ fn receive(&mut self, ctx: &mut ecs_core::Context<'_>, message: &{M}) {{ /* ... */ }} }}`, or remove `{M}` from `receives(...)`"
 )]
 pub trait Receive<M: 'static>: Component + DeclaresReceive<M> {
     /// Called once per delivery; `ctx` reaches the entity's other
@@ -58,7 +58,7 @@ pub trait Receive<M: 'static>: Component + DeclaresReceive<M> {
     /// #[component(receives(Heal))]
     /// struct Health(u32);
     /// impl Receive<Heal> for Health {
-    ///     fn receive(&mut self, heal: &Heal, ctx: &mut Context<'_>) {
+    ///     fn receive(&mut self, ctx: &mut Context<'_>, heal: &Heal) {
     ///         let max = ctx.get::<MaxHp>().map_or(u32::MAX, |m| m.0);
     ///         self.0 = (self.0 + heal.0).min(max);
     ///     }
@@ -69,7 +69,7 @@ pub trait Receive<M: 'static>: Component + DeclaresReceive<M> {
     /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 10);
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
-    fn receive(&mut self, message: &M, ctx: &mut Context<'_>);
+    fn receive(&mut self, ctx: &mut Context<'_>, message: &M);
 }
 
 /// Implemented by the derive for each type listed in `receives(...)`.
@@ -129,7 +129,7 @@ fn deliver<C: Receive<M>, M: 'static>(
         let mut ctx = Context::new(world, owner, comp.ty);
         match segment.get_as_mut::<C>(comp.row, level) {
             Some(receiver) => {
-                receiver.receive(message, &mut ctx);
+                receiver.receive(&mut ctx, message);
                 true
             }
             None => false,
@@ -154,7 +154,7 @@ impl World {
     /// #[component(receives(Ping))]
     /// struct Pings(u32);
     /// impl Receive<Ping> for Pings {
-    ///     fn receive(&mut self, _: &Ping, _: &mut Context<'_>) { self.0 += 1 }
+    ///     fn receive(&mut self, _: &mut Context<'_>, _: &Ping) { self.0 += 1 }
     /// }
     /// let mut world = World::new();
     /// let id = world.spawn_with((Pings(0),))?;
@@ -182,7 +182,7 @@ impl World {
     /// #[component(receives(Ping))]
     /// struct Pings(u32);
     /// impl Receive<Ping> for Pings {
-    ///     fn receive(&mut self, _: &Ping, _: &mut Context<'_>) { self.0 += 1 }
+    ///     fn receive(&mut self, _: &mut Context<'_>, _: &Ping) { self.0 += 1 }
     /// }
     /// let mut world = World::new();
     /// let car = world.spawn_with((Pings(0),))?;
@@ -210,7 +210,7 @@ impl World {
     /// #[component(receives(Ping))]
     /// struct Pings(u32);
     /// impl Receive<Ping> for Pings {
-    ///     fn receive(&mut self, _: &Ping, _: &mut Context<'_>) { self.0 += 1 }
+    ///     fn receive(&mut self, _: &mut Context<'_>, _: &Ping) { self.0 += 1 }
     /// }
     /// let mut world = World::new();
     /// let car = world.spawn_with((Pings(0),))?;

@@ -10,8 +10,8 @@ use crate::entity::TypeIdx;
 use crate::Error;
 
 /// What the runtime keeps in a world: the update order, commands waiting
-/// to be applied and the errors of those applied, and whether an update or
-/// a flush is under way.
+/// to be applied, the errors of those applied and of failed
+/// `Context::attempt`s, and whether an update or a flush is under way.
 #[derive(Default)]
 pub(crate) struct RuntimeState {
     /// Behaviour types named by `set_update_order`, first to last.

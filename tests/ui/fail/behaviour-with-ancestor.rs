@@ -19,7 +19,7 @@ impl Behaviour for AxisMoving {
 }
 
 impl UpdateWith<Moving> for AxisMoving {
-    fn update_with(&mut self, _: &mut Moving, _: &mut Context<'_>, _: f32) {}
+    fn update_with(&mut self, _: &mut Context<'_>, _: &mut Moving, _: f32) {}
 }
 
 fn main() {}

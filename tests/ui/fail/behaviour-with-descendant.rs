@@ -19,7 +19,7 @@ impl Behaviour for Moving {
 }
 
 impl UpdateWith<AxisMoving> for Moving {
-    fn update_with(&mut self, _: &mut AxisMoving, _: &mut Context<'_>, _: f32) {}
+    fn update_with(&mut self, _: &mut Context<'_>, _: &mut AxisMoving, _: f32) {}
 }
 
 fn main() {}

@@ -10,7 +10,7 @@ impl Behaviour for Velocity {
 }
 
 impl UpdateWith<Velocity> for Velocity {
-    fn update_with(&mut self, _: &mut Velocity, _: &mut Context<'_>, _: f32) {}
+    fn update_with(&mut self, _: &mut Context<'_>, _: &mut Velocity, _: f32) {}
 }
 
 fn main() {}

@@ -6,7 +6,7 @@ struct Heal(u32);
 struct Health(u32);
 
 impl Receive<Heal> for Health {
-    fn receive(&mut self, heal: &Heal, _ctx: &mut Context<'_>) {
+    fn receive(&mut self, _ctx: &mut Context<'_>, heal: &Heal) {
         self.0 += heal.0;
     }
 }

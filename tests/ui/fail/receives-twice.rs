@@ -7,7 +7,7 @@ struct Heal(u32);
 struct Health(u32);
 
 impl Receive<Heal> for Health {
-    fn receive(&mut self, heal: &Heal, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, heal: &Heal) {
         self.0 += heal.0;
     }
 }

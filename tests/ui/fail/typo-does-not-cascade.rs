@@ -18,11 +18,11 @@ impl Behaviour for Health {
 }
 
 impl UpdateWith<Position> for Health {
-    fn update_with(&mut self, _: &mut Position, _: &mut Context<'_>, _: f32) {}
+    fn update_with(&mut self, _: &mut Context<'_>, _: &mut Position, _: f32) {}
 }
 
 impl Receive<Heal> for Health {
-    fn receive(&mut self, heal: &Heal, _: &mut Context<'_>) {
+    fn receive(&mut self, _: &mut Context<'_>, heal: &Heal) {
         self.0 += heal.0;
     }
 }

@@ -13,7 +13,7 @@ impl Behaviour for Velocity {
 }
 
 impl UpdateWith<Position> for Velocity {
-    fn update_with(&mut self, position: &mut Position, _: &mut Context<'_>, dt: f32) {
+    fn update_with(&mut self, _: &mut Context<'_>, position: &mut Position, dt: f32) {
         position.0 += self.0 * dt;
     }
 }
