@@ -152,6 +152,15 @@ fn main() {
                 black_box(w.update(black_box(0.016)));
             }
         }
+        "update_ctx" => {
+            // update, the sibling looked up through `ctx.get_mut`.
+            let mut w = World::new();
+            w.spawn_batch((0..N_ENTITIES).map(|_| (Position([0.0; 3]), CtxMover([1.0, 0.5, 0.25]))))
+                .unwrap();
+            for _ in 0..reps {
+                black_box(w.update(black_box(0.016)));
+            }
+        }
         "broadcast" => {
             let (mut w, root) = ping_tree(100);
             for _ in 0..reps {
