@@ -98,7 +98,7 @@ impl<'de> Deserialize<'de> for Touchy {
     }
 }
 
-#[derive(Component, Debug, Default, PartialEq, Clone)]
+#[derive(Component, Debug, Default, PartialEq, Clone, Serialize, Deserialize)]
 #[component(requires(Touchy))]
 struct NeedsTouchy;
 
@@ -290,5 +290,45 @@ fn a_panicking_deserialize_leaves_no_half_spawned_blueprint() {
         let _ = World::load_json(&json);
     }));
     assert_eq!(World::load_json(&json).unwrap().len(), 7);
+    still_usable(&mut world);
+}
+
+/// A requirement's panicking `Default` while spawning from data takes back
+/// everything that spawn made: no entity is left holding a component
+/// without its requirement.
+#[test]
+fn a_panicking_default_of_a_requirement_takes_the_whole_spawn_back() {
+    let _exclusive = exclusive();
+    let mut world = World::new();
+    world.spawn_with((Position(0.0),)).unwrap();
+    let blueprint = Blueprint::from_json(
+        r#"{"components": [{"type": "NeedsTouchy"}, {"type": "Position", "data": 2}]}"#,
+    )
+    .unwrap();
+    arm();
+    assert!(panics(|| {
+        world.spawn_blueprints(&blueprint, 5).unwrap();
+    }));
+    assert_eq!(world.len(), 1, "no entity of the failed spawn is left");
+    assert_eq!(world.iter::<NeedsTouchy>().count(), 0);
+    arm();
+    assert!(panics(|| {
+        world.spawn_blueprint(&blueprint).unwrap();
+    }));
+    assert_eq!(world.len(), 1);
+    // A clone whose original lost its requirement adds it back: the same
+    // rule when that `Default` panics.
+    let original = world.spawn_with((NeedsTouchy,)).unwrap();
+    world
+        .entity_mut(original)
+        .unwrap()
+        .remove::<Touchy>()
+        .unwrap();
+    arm();
+    assert!(panics(|| {
+        world.clone_entity(original).unwrap();
+    }));
+    assert_eq!(world.len(), 2, "the clone is taken back");
+    assert_eq!(world.iter::<NeedsTouchy>().count(), 1);
     still_usable(&mut world);
 }

@@ -121,13 +121,25 @@ impl World {
     pub(crate) fn finish_spawn(&mut self, created: &[EntityId]) -> Result<(), Error> {
         let plain =
             |world: &World, id: &EntityId| world.comps(id.index).all(|c| world.is_plain_ty(c.ty));
-        for id in created {
-            if plain(self, id) {
-                continue;
+        // A requirement's `Default` is user code: if it panics, what this
+        // spawn made goes too, as it does when a requirement clashes.
+        let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for id in created {
+                if !plain(self, id) {
+                    self.add_requirements(id.index)?;
+                }
             }
-            if let Err(error) = self.add_requirements(id.index) {
+            Ok(())
+        }));
+        match added {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
                 self.take_back(created);
                 return Err(error);
+            }
+            Err(panic) => {
+                self.take_back(created);
+                std::panic::resume_unwind(panic);
             }
         }
         self.fire_spawn_hooks(created);
