@@ -332,3 +332,56 @@ fn a_panicking_default_of_a_requirement_takes_the_whole_spawn_back() {
     assert_eq!(world.iter::<NeedsTouchy>().count(), 1);
     still_usable(&mut world);
 }
+
+/// Panics in `on_detach` when armed.
+#[derive(Component, Debug, Default)]
+#[component(behaviour)]
+struct BrittleDetach;
+
+impl Behaviour for BrittleDetach {
+    fn update(&mut self, _: &mut Context<'_>, _: f32) {}
+    fn on_detach(&mut self, _: &mut Context<'_>) {
+        boom("on_detach");
+    }
+}
+
+/// Counts its updates.
+#[derive(Component, Debug, Default)]
+#[component(behaviour)]
+struct Ticker(u32);
+
+impl Behaviour for Ticker {
+    fn update(&mut self, _: &mut Context<'_>, _: f32) {
+        self.0 += 1;
+    }
+}
+
+/// Removing several components fires their hooks newest first; when one
+/// panics, those already told they are detached are removed (none stays
+/// attached, and updating, after its `on_detach`), and the rest stay.
+#[test]
+fn a_panicking_detach_hook_removes_the_components_already_detached() {
+    let _exclusive = exclusive();
+    let mut world = World::new();
+    for despawn in [false, true] {
+        let id = world.spawn_with((BrittleDetach, Ticker(0))).unwrap();
+        arm();
+        assert!(panics(|| {
+            if despawn {
+                world.despawn(id).unwrap();
+            } else {
+                world.entity_mut(id).unwrap().detach_all();
+            }
+        }));
+        let e = world.entity(id).unwrap();
+        assert!(
+            e.has::<BrittleDetach>(),
+            "the hook that panicked aborts its own removal"
+        );
+        assert!(!e.has::<Ticker>(), "detached before the panic, so removed");
+        world.update(1.0);
+        assert_eq!(world.iter::<Ticker>().count(), 0);
+        world.despawn(id).unwrap();
+    }
+    still_usable(&mut world);
+}

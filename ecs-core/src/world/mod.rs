@@ -190,8 +190,8 @@ impl World {
         // world is consistent, so a panicking `Drop` cannot leave a
         // half-despawned entity behind.
         if hooks && self.comps(index).any(|c| self.has_hooks(c.ty)) {
-            let doomed: Vec<CompRef> = self.comps(index).rev().collect();
-            self.fire_removal_hooks(&doomed);
+            let doomed: Vec<usize> = (0..self.comp_count(index)).rev().collect();
+            self.fire_removal_hooks_at(index, &doomed);
         }
         self.storage.remove_entity(&mut self.entities, index);
         self.entities.free(index);

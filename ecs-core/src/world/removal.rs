@@ -19,15 +19,41 @@ impl World {
             .rev()
             .filter(|&pos| pick(self, self.comp_at(index, pos)))
             .collect();
-        let comps: Vec<CompRef> = doomed.iter().map(|&pos| self.comp_at(index, pos)).collect();
-        self.fire_removal_hooks(&comps);
+        self.fire_removal_hooks_at(index, &doomed);
+        self.remove_positions(index, &doomed);
+        doomed.len()
+    }
+
+    /// Fires the removal hooks of the entity's components at `doomed`, one
+    /// component after another. When one panics, the components before it
+    /// (already told they are disabled and detached) are removed before
+    /// the panic goes on, so none stays attached after its `on_detach`;
+    /// the one that panicked and those after it stay.
+    pub(crate) fn fire_removal_hooks_at(&mut self, index: EntityIndex, doomed: &[usize]) {
+        let mut done = 0;
+        let fired = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for &pos in doomed {
+                // Hooks cannot move components (changes are deferred), so
+                // positions hold while they run.
+                let comp = self.comp_at(index, pos);
+                self.fire_removal_hooks(&[comp]);
+                done += 1;
+            }
+        }));
+        if let Err(panic) = fired {
+            self.remove_positions(index, &doomed[..done]);
+            std::panic::resume_unwind(panic);
+        }
+    }
+
+    /// Removes the entity's components at `positions`.
+    fn remove_positions(&mut self, index: EntityIndex, positions: &[usize]) {
         let mut picked = vec![false; self.comp_count(index)];
-        for &pos in &doomed {
+        for &pos in positions {
             picked[pos] = true;
         }
         self.trash_where(index, |pos| picked[pos]);
         self.empty_trash();
-        doomed.len()
     }
 }
 
