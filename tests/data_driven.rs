@@ -521,3 +521,71 @@ fn a_removed_requirement_stays_removed_through_save_and_load() {
     assert_eq!(e.get::<Moving>().map(|m| m.speed), Some(1.0));
     assert_eq!(loaded.save_json().unwrap(), saved);
 }
+
+/// Logs its name into the world's [`Order`] resource when updated.
+#[derive(Component, Debug, Clone, Default, Serialize, Deserialize)]
+#[component(behaviour, name = "data_driven::First")]
+struct First;
+
+#[derive(Component, Debug, Clone, Default, Serialize, Deserialize)]
+#[component(behaviour, name = "data_driven::Second")]
+struct Second;
+
+#[derive(Default)]
+struct Order(Vec<&'static str>);
+
+impl Behaviour for First {
+    fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
+        ctx.resource_mut::<Order>().unwrap().0.push("First");
+    }
+}
+
+impl Behaviour for Second {
+    fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
+        ctx.resource_mut::<Order>().unwrap().0.push("Second");
+    }
+}
+
+fn frame_order(world: &mut World) -> Vec<&'static str> {
+    world.insert_resource(Order::default());
+    world.update(1.0);
+    world.remove_resource::<Order>().unwrap().0
+}
+
+/// A loaded world updates its behaviour types in the order the saved one
+/// did: the declared order, and the first-added order of the rest, even
+/// when the file lists the later type's entity first.
+#[test]
+fn the_update_order_survives_save_and_load() {
+    // First-added order: `First`, then `Second`; the `Second` entity is a
+    // root listed before the `First` one, which is its child.
+    let mut world = World::new();
+    let child = world.spawn_with((First,)).unwrap();
+    let root = world.spawn_with((Second,)).unwrap();
+    world.set_parent(child, root).unwrap();
+    assert_eq!(frame_order(&mut world), ["First", "Second"]);
+    let saved = world.save_json().unwrap();
+    let mut loaded = World::load_json(&saved).unwrap();
+    assert_eq!(frame_order(&mut loaded), ["First", "Second"]);
+    assert_eq!(loaded.save_json().unwrap(), saved);
+    // A declared order.
+    world.set_update_order::<(Second, First)>();
+    let saved = world.save_json().unwrap();
+    let mut loaded = World::load_json(&saved).unwrap();
+    assert_eq!(frame_order(&mut loaded), ["Second", "First"]);
+    assert_eq!(loaded.save_json().unwrap(), saved);
+    // A name that is not a behaviour, or no type at all, is a data error
+    // naming where it is.
+    let mut value: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    for (name, wanted) in [("Transform", "is not a behaviour"), ("NoSuchType", "")] {
+        value["update_order"] = serde_json::json!(["data_driven::First", name]);
+        match World::load_value(&value) {
+            Err(Error::Data { path, message }) => {
+                assert_eq!(path, "update_order[1]");
+                assert!(message.contains(wanted), "{message}");
+            }
+            Err(Error::UnknownComponent { name: unknown, .. }) => assert_eq!(unknown, name),
+            other => panic!("expected an error, got {:?}", other.map(|w| w.len())),
+        }
+    }
+}

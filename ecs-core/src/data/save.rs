@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 
 use crate::data::blueprint::Blueprint;
+use crate::data::catalog::component_type;
 use crate::world::prepared::{PreparedEntity, Requirements};
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -132,7 +133,27 @@ impl World {
             missing.sort_unstable();
             return Err(Error::NotSerializable { names: missing });
         }
-        Ok(json!({ "format": FORMAT, "version": VERSION, "entities": entities }))
+        let mut root = json!({ "format": FORMAT, "version": VERSION, "entities": entities });
+        let order = self.saved_update_order();
+        if !order.is_empty() {
+            root["update_order"] = json!(order);
+        }
+        Ok(root)
+    }
+
+    /// The names of the behaviour types in update order, for a loaded world
+    /// to update them in the same order (types the catalog cannot find by
+    /// name, such as generic ones, are left out: they fall back to the
+    /// order they are first added in).
+    fn saved_update_order(&self) -> Vec<&'static str> {
+        self.effective_update_order()
+            .into_iter()
+            .filter_map(|ty| {
+                let key = self.storage().info(ty).key();
+                let found = component_type(key.name()).ok()?;
+                (found.type_id() == key.type_id()).then_some(key.name())
+            })
+            .collect()
     }
 
     /// A new world from [`World::save_json`] output. Loaded components are
@@ -261,6 +282,7 @@ impl World {
         }
 
         let mut world = World::new();
+        load_update_order(&mut world, root.get("update_order"))?;
         let mut prepared = Vec::with_capacity(list.len());
         for (i, entity) in list.iter().enumerate() {
             prepared.push(Some(load_entity(&mut world, entity, i)?));
@@ -285,6 +307,39 @@ impl World {
         }
         Ok(world)
     }
+}
+
+/// Applies a saved `update_order`: the behaviour types' names, in order.
+fn load_update_order(world: &mut World, saved: Option<&Value>) -> Result<(), Error> {
+    let Some(saved) = saved else {
+        return Ok(());
+    };
+    let names = saved.as_array().ok_or_else(|| Error::Data {
+        path: "update_order".into(),
+        message: "expected an array of behaviour type names".into(),
+    })?;
+    let mut order = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        let path = format!("update_order[{i}]");
+        let name = name.as_str().ok_or_else(|| Error::Data {
+            path: path.clone(),
+            message: "expected a behaviour type name".into(),
+        })?;
+        let ty = component_type(name)
+            .map_err(|e| prefix(e, &path))?
+            .register(world);
+        if !world.storage().info(ty).has_hooks() {
+            return Err(Error::Data {
+                path,
+                message: format!("`{name}` is not a behaviour type"),
+            });
+        }
+        if !order.contains(&ty) {
+            order.push(ty);
+        }
+    }
+    world.set_update_order_of(order);
+    Ok(())
 }
 
 /// One saved entity as values to spawn (no children yet).

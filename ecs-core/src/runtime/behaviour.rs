@@ -658,6 +658,24 @@ impl World {
         self.runtime_mut().update_order = order;
     }
 
+    /// The order in which behaviour types update: those named in
+    /// [`World::set_update_order`], then every other one in the order it was
+    /// first added to this world.
+    pub(crate) fn effective_update_order(&self) -> Vec<TypeIdx> {
+        let mut order = self.runtime().update_order.clone();
+        for (ty, info) in self.storage().types().iter() {
+            if info.has_hooks() && !order.contains(&ty) {
+                order.push(ty);
+            }
+        }
+        order
+    }
+
+    /// Sets the update order from type indices (a loaded world's).
+    pub(crate) fn set_update_order_of(&mut self, order: Vec<TypeIdx>) {
+        self.runtime_mut().update_order = order;
+    }
+
     /// Runs one frame: every behaviour type's `update` (see
     /// [`World::set_update_order`] for the order between types; within a
     /// type, storage order), then applies the structural changes the
@@ -687,12 +705,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn update(&mut self, dt: f32) -> usize {
-        let mut order = self.runtime_mut().update_order.clone();
-        for (ty, info) in self.storage().types().iter() {
-            if info.has_hooks() && !order.contains(&ty) {
-                order.push(ty);
-            }
-        }
+        let order = self.effective_update_order();
         let queued = self.runtime_mut().commands.len();
         self.runtime_mut().in_update = true;
         let result = catch_unwind(AssertUnwindSafe(|| {

@@ -160,6 +160,12 @@ impl World {
         &mut self.hierarchy
     }
 
+    /// The behaviour runtime's state: update order, command queue.
+    #[inline]
+    pub(crate) fn runtime(&self) -> &crate::runtime::RuntimeState {
+        &self.runtime
+    }
+
     /// Mutable twin of [`World::runtime`].
     #[inline]
     pub(crate) fn runtime_mut(&mut self) -> &mut crate::runtime::RuntimeState {
