@@ -589,3 +589,31 @@ fn the_update_order_survives_save_and_load() {
         }
     }
 }
+
+/// A behaviour that requires an `AxisMoving`: adding it to an entity that
+/// holds a plain `Moving` fails (the requirement would be a second
+/// `Moving`).
+#[derive(Component, Debug, Clone, Default, Serialize, Deserialize)]
+#[component(behaviour, requires(AxisMoving), name = "data_driven::Mounted")]
+struct Mounted;
+
+impl Behaviour for Mounted {
+    fn update(&mut self, ctx: &mut Context<'_>, _: f32) {
+        ctx.resource_mut::<Order>().unwrap().0.push("Mounted");
+    }
+}
+
+/// A failed add attaches nothing, so it does not decide where its type
+/// updates: the order is that of the first components actually attached.
+#[test]
+fn a_failed_add_does_not_decide_the_update_order() {
+    let mut world = World::new();
+    let walker = world.spawn_with((Moving { speed: 1.0 },)).unwrap();
+    assert!(matches!(
+        world.entity_mut(walker).unwrap().add(Mounted),
+        Err(Error::Duplicate { .. })
+    ));
+    world.spawn_with((First,)).unwrap();
+    world.spawn_with((Mounted,)).unwrap();
+    assert_eq!(frame_order(&mut world), ["First", "Mounted"]);
+}

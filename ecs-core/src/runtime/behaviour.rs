@@ -635,7 +635,7 @@ for_each_tuple!(update_order);
 impl World {
     /// Declares which behaviour types update first, and in which order (the
     /// seed's variadic registration, as a tuple). Types not named update
-    /// after these, in the order they were first added to this world.
+    /// after these, in the order their first component was attached.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -659,12 +659,12 @@ impl World {
     }
 
     /// The order in which behaviour types update: those named in
-    /// [`World::set_update_order`], then every other one in the order it was
-    /// first added to this world.
+    /// [`World::set_update_order`], then every other one in the order its
+    /// first component was attached.
     pub(crate) fn effective_update_order(&self) -> Vec<TypeIdx> {
         let mut order = self.runtime().update_order.clone();
-        for (ty, info) in self.storage().types().iter() {
-            if info.has_hooks() && !order.contains(&ty) {
+        for &ty in &self.runtime().first_attached {
+            if !order.contains(&ty) {
                 order.push(ty);
             }
         }
@@ -744,6 +744,9 @@ impl World {
     }
 
     fn fire_always(&mut self, comp: CompRef, hook: Hook) {
+        if hook == Hook::Attach && !self.runtime().first_attached.contains(&comp.ty) {
+            self.runtime_mut().first_attached.push(comp.ty);
+        }
         if let Some(fns) = self
             .storage()
             .info(comp.ty)

@@ -16,6 +16,9 @@ use crate::Error;
 pub(crate) struct RuntimeState {
     /// Behaviour types named by `set_update_order`, first to last.
     update_order: Vec<TypeIdx>,
+    /// Behaviour types in the order their first component was attached
+    /// (a failed add attaches nothing, so it decides nothing).
+    first_attached: Vec<TypeIdx>,
     commands: commands::Commands,
     command_errors: Vec<Error>,
     in_update: bool,
