@@ -153,7 +153,7 @@ pub enum Error {
 
     /// Serializing components failed; each type that cannot be saved is
     /// named (mark a type `#[component(transient)]` to leave it out).
-    #[error("cannot save: {names:?} do not implement `serde::Serialize`; derive it, or mark them `#[component(transient)]` to leave them out of saved worlds")]
+    #[error("cannot save: {names:?} do not implement both `serde::Serialize` and `serde::Deserialize` (a saved world must load back); derive them, or mark the types `#[component(transient)]` to leave them out of saved worlds")]
     NotSerializable {
         /// The component types.
         names: Vec<&'static str>,

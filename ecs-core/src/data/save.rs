@@ -98,16 +98,35 @@ impl World {
                 if self.vtable(c.ty).transient {
                     continue;
                 }
-                let Some(serialize) = ops.serialize else {
+                let (Some(serialize), Some(deserialize)) = (ops.serialize, ops.deserialize) else {
                     if !missing.contains(&name) {
                         missing.push(name);
                     }
                     continue;
                 };
+                let path = || format!("entities[{i}].components[{}].data", components.len());
                 let data = serialize(self, c).map_err(|message| Error::Data {
-                    path: format!("entities[{i}].components[{}].data", components.len()),
+                    path: path(),
                     message,
                 })?;
+                // JSON has no NaN or infinity: serde_json writes them as
+                // `null`, which does not read back as a float. A value with a
+                // `null` in it is read back here, so such a save fails now,
+                // naming the value, instead of writing a file that never loads.
+                if contains_null(&data) {
+                    if let Err((inner, message)) = (deserialize.boxed)(&data) {
+                        return Err(Error::Data {
+                            path: match inner.as_str() {
+                                "" => path(),
+                                i if i.starts_with('[') => format!("{}{i}", path()),
+                                i => format!("{}.{i}", path()),
+                            },
+                            message: format!(
+                                "this value would not load back ({message}); a NaN or infinite float is written to JSON as null: keep it finite, or mark the type `#[component(transient)]`"
+                            ),
+                        });
+                    }
+                }
                 let (_, enabled) = self.instance_of(c);
                 components.push(json!({ "type": name, "enabled": enabled, "data": data }));
             }
@@ -307,6 +326,21 @@ impl World {
         }
         Ok(world)
     }
+}
+
+/// Whether `value` holds a `null` anywhere (walked with a stack: a value
+/// may nest arbitrarily deep).
+fn contains_null(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Null => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(fields) => stack.extend(fields.values()),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Applies a saved `update_order`: the behaviour types' names, in order.
