@@ -488,10 +488,18 @@ fn update_rows<T: Behaviour>(
             let at = lent.position(seg)?;
             Some(&mut lent.segments_mut()[at])
         });
-        let Some((values, metas)) = seg.values_as_meta_mut::<T>(level) else {
-            continue;
+        // A type's own behaviour walks plain slices; an inherited one reads
+        // the ancestor part of each value, a stride apart.
+        let rows = if level == 0 {
+            let (values, metas) = seg.values_meta_mut::<T>();
+            Rows::Own(values.iter_mut().zip(metas.iter_mut()))
+        } else {
+            let Some((values, metas)) = seg.values_as_meta_mut::<T>(level) else {
+                continue;
+            };
+            Rows::Inherited(values.zip(metas.iter_mut()))
         };
-        for (row, (component, meta)) in values.zip(metas).enumerate() {
+        for (row, (component, meta)) in rows.enumerate() {
             let owner = world.storage().table(table).owners()[row];
             let slot = &world.slot(owner);
             if *meta & DISABLED != 0 || !slot.is_active() {
@@ -520,6 +528,24 @@ fn update_rows<T: Behaviour>(
         }
     }
     updated
+}
+
+/// The rows of one segment as the update loop walks them: one loop body
+/// for both kinds, so the body is compiled once.
+enum Rows<'a, T> {
+    Own(std::iter::Zip<std::slice::IterMut<'a, T>, std::slice::IterMut<'a, u32>>),
+    Inherited(std::iter::Zip<crate::storage::raw::StridedMut<'a, T>, std::slice::IterMut<'a, u32>>),
+}
+
+impl<'a, T> Iterator for Rows<'a, T> {
+    type Item = (&'a mut T, &'a mut u32);
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Rows::Own(rows) => rows.next(),
+            Rows::Inherited(rows) => rows.next(),
+        }
+    }
 }
 
 /// Updates every enabled component of type `ty` of every active entity, in

@@ -119,6 +119,13 @@ impl Segment {
         Some((data.iter_mut(level)?, meta))
     }
 
+    /// The values and meta words, for loops that update both (they may set
+    /// [`STARTED`], never [`DISABLED`], which [`Segment::set_disabled`] counts).
+    #[inline]
+    pub fn values_meta_mut<C: 'static>(&mut self) -> (&mut [C], &mut [u32]) {
+        (self.data.as_mut_slice(), &mut self.meta)
+    }
+
     /// [`Segment::iter_as_mut`] beside the meta words, both mutable: for
     /// the update loop, which may set [`STARTED`], never [`DISABLED`]
     /// (which [`Segment::set_disabled`] counts).
