@@ -10,14 +10,13 @@ use crate::query::plan::{Filters, Plan};
 use crate::query::term::TermInfo;
 use crate::storage::{Storage, TypeIdHasher};
 
-/// A query's identity: its terms and its filters. The terms are named by
-/// the address of the query type's constant term list, which costs no
+/// Plans by query terms, then by filters. The terms are named by the
+/// address of the query type's constant term list, which costs no
 /// `'static` bound on the query type; equal addresses mean equal terms,
 /// and two addresses for one query type (a copy per codegen unit) only
-/// mean two entries with equal plans.
-type Key = (usize, Filters);
-
-type Plans = HashMap<Key, Arc<Plan>, BuildHasherDefault<TypeIdHasher>>;
+/// mean two entries with equal plans. The filters of one query are few
+/// and compared in place, so a call clones them only the first time.
+type Plans = HashMap<usize, Vec<(Filters, Arc<Plan>)>, BuildHasherDefault<TypeIdHasher>>;
 
 /// The plans of the queries run on one world.
 #[derive(Default)]
@@ -56,10 +55,15 @@ fn current(
     terms: &'static [TermInfo],
     filters: &Filters,
 ) -> Arc<Plan> {
-    let key = (terms.as_ptr() as usize, filters.clone());
-    let plan = plans
-        .entry(key)
-        .or_insert_with(|| Arc::new(Plan::empty(terms.len())));
+    let variants = plans.entry(terms.as_ptr() as usize).or_default();
+    let at = match variants.iter().position(|(f, _)| f == filters) {
+        Some(at) => at,
+        None => {
+            variants.push((filters.clone(), Arc::new(Plan::empty(terms.len()))));
+            variants.len() - 1
+        }
+    };
+    let plan = &mut variants[at].1;
     if plan.is_stale(storage) {
         Arc::make_mut(plan).update(storage, terms, filters);
     }

@@ -425,8 +425,10 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
     /// Every table's rows, opened at once (for splitting across threads).
     pub(crate) fn into_tables(mut self) -> Vec<TableRows<'w, Q>> {
         let mut all = Vec::with_capacity(self.tables.plan.tables.len() + 1);
-        let entities = self.tables.entities;
-        all.push(std::mem::replace(&mut self.rows, TableRows::idle(entities)));
+        if self.rows.len() > 0 {
+            let entities = self.tables.entities;
+            all.push(std::mem::replace(&mut self.rows, TableRows::idle(entities)));
+        }
         while let Some(rows) = self.tables.open_next() {
             all.push(rows);
         }

@@ -7,7 +7,7 @@ use crate::query::term::TermInfo;
 use crate::storage::Storage;
 
 /// A query's `with`/`without` filters and whether it sees inactive rows.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Filters {
     pub with: Vec<TypeId>,
     pub without: Vec<TypeId>,

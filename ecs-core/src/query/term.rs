@@ -177,8 +177,8 @@ fn open_writes<T: Component>(slot: Slot<'_>) -> Option<(StridedMut<'_, T>, Metas
     else {
         return None;
     };
-    let (values, metas) = segment.iter_meta_mut::<T>(level)?;
-    Some((values, check.then_some(metas)))
+    let (values, metas) = segment.values_as_meta_mut::<T>(level)?;
+    Some((values, check.then_some(&*metas)))
 }
 
 /// The impls of `&T` and `&mut T`, which differ only in how they open.

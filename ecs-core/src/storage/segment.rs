@@ -108,17 +108,6 @@ impl Segment {
         self.data.iter_mut(level)
     }
 
-    /// [`Segment::iter_as_mut`] beside the meta words, for loops that skip
-    /// disabled rows.
-    #[inline]
-    pub fn iter_meta_mut<T: 'static>(
-        &mut self,
-        level: usize,
-    ) -> Option<(StridedMut<'_, T>, &[u32])> {
-        let Segment { data, meta, .. } = self;
-        Some((data.iter_mut(level)?, meta))
-    }
-
     /// The values and meta words, for loops that update both (they may set
     /// [`STARTED`], never [`DISABLED`], which [`Segment::set_disabled`] counts).
     #[inline]
@@ -128,7 +117,8 @@ impl Segment {
 
     /// [`Segment::iter_as_mut`] beside the meta words, both mutable: for
     /// the update loop, which may set [`STARTED`], never [`DISABLED`]
-    /// (which [`Segment::set_disabled`] counts).
+    /// (which [`Segment::set_disabled`] counts), and for query writes,
+    /// which only read them.
     #[inline]
     pub fn values_as_meta_mut<T: 'static>(
         &mut self,

@@ -130,3 +130,24 @@ impl<T> StridedMut<'_, T> {
         (first, rest)
     }
 }
+
+impl<T> Strided<'_, T> {
+    /// The rows of a slice.
+    pub fn from_slice(slice: &[T]) -> Strided<'_, T> {
+        let step = size_of::<T>().max(align_of::<T>());
+        let span = slice
+            .len()
+            .checked_mul(step)
+            .expect("rows fit the address space");
+        (slice.as_ptr() as usize)
+            .checked_add(span)
+            .expect("rows fit the address space");
+        let next = NonNull::from(slice).cast::<u8>();
+        Strided {
+            next,
+            end: next.as_ptr().wrapping_add(span),
+            step,
+            _borrow: PhantomData,
+        }
+    }
+}
