@@ -618,53 +618,16 @@ fn a_failed_add_does_not_decide_the_update_order() {
     assert_eq!(frame_order(&mut world), ["First", "Mounted"]);
 }
 
-/// A float that JSON cannot hold, beside one that may be absent.
-#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[component(name = "data_driven::Gauge")]
-struct Gauge {
-    level: f32,
-    limit: Option<f32>,
-}
-
 /// Only serializable one way.
 #[derive(Component, Debug, Clone, Serialize)]
 #[component(name = "data_driven::WriteOnly")]
 struct WriteOnly(u8);
 
-/// A save that could not be loaded back is refused when it is made,
-/// naming the value: a NaN or infinite float (JSON writes `null`), or a
-/// type that serializes but cannot deserialize. An absent `Option` (also
-/// `null`) is fine.
+/// A type that serializes but cannot deserialize would make a save that
+/// never loads: it is named, as a type that cannot be saved is.
 #[test]
-fn a_world_that_would_not_load_back_is_not_saved() {
+fn a_type_that_cannot_be_read_back_is_not_saved() {
     let mut world = World::new();
-    world
-        .spawn_with((Gauge {
-            level: 1.0,
-            limit: None,
-        },))
-        .unwrap();
-    let saved = world.save_json().unwrap();
-    assert_eq!(
-        World::load_json(&saved).unwrap().save_json().unwrap(),
-        saved
-    );
-    for bad in [f32::NAN, f32::INFINITY] {
-        let id = world
-            .spawn_with((Gauge {
-                level: bad,
-                limit: Some(2.0),
-            },))
-            .unwrap();
-        match world.save_json() {
-            Err(Error::Data { path, message }) => {
-                assert_eq!(path, "entities[1].components[0].data.level");
-                assert!(message.contains("NaN or infinite"), "{message}");
-            }
-            other => panic!("expected a data error, got {other:?}"),
-        }
-        world.despawn(id).unwrap();
-    }
     world.spawn_with((WriteOnly(1),)).unwrap();
     assert!(matches!(
         world.save_json(),

@@ -98,7 +98,9 @@ impl World {
                 if self.vtable(c.ty).transient {
                     continue;
                 }
-                let (Some(serialize), Some(deserialize)) = (ops.serialize, ops.deserialize) else {
+                // A type that cannot be read back would make a save that
+                // never loads.
+                let (Some(serialize), Some(_)) = (ops.serialize, ops.deserialize) else {
                     if !missing.contains(&name) {
                         missing.push(name);
                     }
@@ -109,24 +111,6 @@ impl World {
                     path: path(),
                     message,
                 })?;
-                // JSON has no NaN or infinity: serde_json writes them as
-                // `null`, which does not read back as a float. A value with a
-                // `null` in it is read back here, so such a save fails now,
-                // naming the value, instead of writing a file that never loads.
-                if contains_null(&data) {
-                    if let Err((inner, message)) = (deserialize.boxed)(&data) {
-                        return Err(Error::Data {
-                            path: match inner.as_str() {
-                                "" => path(),
-                                i if i.starts_with('[') => format!("{}{i}", path()),
-                                i => format!("{}.{i}", path()),
-                            },
-                            message: format!(
-                                "this value would not load back ({message}); a NaN or infinite float is written to JSON as null: keep it finite, or mark the type `#[component(transient)]`"
-                            ),
-                        });
-                    }
-                }
                 let (_, enabled) = self.instance_of(c);
                 components.push(json!({ "type": name, "enabled": enabled, "data": data }));
             }
@@ -326,21 +310,6 @@ impl World {
         }
         Ok(world)
     }
-}
-
-/// Whether `value` holds a `null` anywhere (walked with a stack: a value
-/// may nest arbitrarily deep).
-fn contains_null(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Null => return true,
-            Value::Array(items) => stack.extend(items),
-            Value::Object(fields) => stack.extend(fields.values()),
-            _ => {}
-        }
-    }
-    false
 }
 
 /// Applies a saved `update_order`: the behaviour types' names, in order.
