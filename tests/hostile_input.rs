@@ -542,7 +542,7 @@ fn saved_world_structure_errors_are_typed() {
     let mut bad_layers = base.clone();
     bad_layers["entities"][0]["layers"] = json!(1u64 << 40);
     let mut version = base.clone();
-    version["version"] = json!(2);
+    version["version"] = json!(3);
     for (value, path) in [
         (wrong_id, "entities[1].id"),
         (self_child, "entities[0].children[0]"),

@@ -168,6 +168,31 @@ pub enum Error {
         message: String,
     },
 
+    /// A component being saved holds the id of an entity that is not
+    /// saved (despawned, or of another world). Save with
+    /// [`Dangling::Null`](crate::Dangling::Null) to write `null` instead.
+    #[error("{path}: {entity:?} is not an entity of the saved world (it was despawned, or belongs to another world); clear the reference, or save with `SaveOptions {{ dangling: Dangling::Null, .. }}` to write null (an `Option<EntityId>` then loads as `None`)")]
+    DanglingEntity {
+        /// Where the id was found, e.g. `entities[3].components[0].data`.
+        path: String,
+        /// The id.
+        entity: EntityId,
+    },
+
+    /// Saved data refers to an entity the file does not hold (a saved id
+    /// past its last entity, or a blueprint local id past its tree).
+    #[error("{path}: refers to entity {saved}, but {what} holds {count} (saved ids are positions, from 0)")]
+    UnknownEntity {
+        /// Where the reference was read (the first such).
+        path: String,
+        /// The saved id it holds.
+        saved: u64,
+        /// How many entities there are.
+        count: usize,
+        /// "the file" or "the blueprint".
+        what: &'static str,
+    },
+
     /// Reading a file failed.
     #[error("cannot read {path}: {message}")]
     Io {

@@ -199,6 +199,8 @@ pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use data::catalog::{component_type, name_conflicts, registered_components, ComponentType};
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
+pub use data::refs::{Dangling, IdMap};
+pub use data::save::{Loaded, SaveFormat, SaveOptions};
 pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use error::{Error, SourceError};

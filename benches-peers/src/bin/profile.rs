@@ -8,7 +8,8 @@
 //!
 //! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
 //! base_term, exact_term, get_all, update, broadcast, simple_insert,
-//! simple_iter, query_iter, join5, frag_iter, add_remove. The second
+//! simple_iter, query_iter, join5, frag_iter, add_remove, load_json,
+//! load_binary, save_json, save_binary. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -265,6 +266,22 @@ fn main() {
                     w.entity_mut(id).unwrap().remove::<AddB>().unwrap();
                 }
             }
+        }
+        "load_json" | "load_binary" | "save_json" | "save_binary" => {
+            let w = save_load::world(N_ENTITIES);
+            let saved = match scenario.as_str() {
+                "load_json" | "save_json" => w.save_json().unwrap().into_bytes(),
+                _ => w.save_binary().unwrap(),
+            };
+            let start = std::time::Instant::now();
+            for _ in 0..reps {
+                match scenario.as_str() {
+                    "save_json" => drop(black_box(w.save_json().unwrap())),
+                    "save_binary" => drop(black_box(w.save_binary().unwrap())),
+                    _ => drop(black_box(World::load(black_box(&saved)).unwrap())),
+                }
+            }
+            eprintln!("{scenario}: {:.2} ms per run", start.elapsed().as_secs_f64() * 1e3 / reps as f64);
         }
         other => panic!("unknown scenario {other}"),
     }

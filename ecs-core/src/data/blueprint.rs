@@ -21,7 +21,6 @@ use serde_json::{Map, Value};
 use crate::component::ops::{DataErrorParts, DeserializeFns};
 use crate::data::catalog::component_type;
 use crate::entity::{SegId, TableId, TypeIdx};
-use crate::world::prepared::PreparedEntity;
 use crate::world::World;
 use crate::{EntityId, Error};
 
@@ -255,20 +254,6 @@ impl Blueprint {
             components,
             children,
         })
-    }
-
-    /// The entity tree as values to spawn (used when loading a world, where
-    /// every entity is read once).
-    pub(crate) fn prepare(&self, world: &mut World, path: &str) -> Result<PreparedEntity, Error> {
-        let resolved = self.resolve(world, path)?;
-        let mut prepared = PreparedEntity::new();
-        prepared.name = resolved.name.map(str::to_owned);
-        for (i, c) in resolved.components.iter().enumerate() {
-            let value = read(c.data, c.fns.boxed).map_err(|parts| resolved.data_error(i, parts))?;
-            prepared.components.push((c.ty, value, c.enabled));
-        }
-        debug_assert!(self.children.is_empty(), "saved worlds list children by id");
-        Ok(prepared)
     }
 }
 

@@ -142,6 +142,24 @@ impl ComponentType {
     pub(crate) fn register(&self, world: &mut World) -> TypeIdx {
         world.register_vtable(self.entry.vtable)
     }
+
+    /// The type's capabilities.
+    pub(crate) fn ops(&self) -> &'static crate::component::ops::ComponentOps {
+        &self.entry.vtable.ops
+    }
+}
+
+static BY_TYPE: LazyLock<HashMap<TypeId, &'static Registration>> = LazyLock::new(|| {
+    inventory::iter::<Registration>
+        .into_iter()
+        .map(|entry| (entry.vtable.type_id(), entry))
+        .collect()
+});
+
+/// The derived, non-generic component type whose `TypeId` is `id`, if any
+/// (what finds a resource's name and serde support).
+pub(crate) fn component_type_of(id: TypeId) -> Option<ComponentType> {
+    BY_TYPE.get(&id).map(|&entry| ComponentType { entry })
 }
 
 impl std::fmt::Debug for ComponentType {

@@ -76,6 +76,12 @@ impl Hasher for Fnv {
 }
 
 impl Names {
+    /// When slot `index` got its name: names given earlier sort first.
+    pub fn order_of(&self, index: EntityIndex) -> Option<u64> {
+        let (_, order) = (*self.by_slot.get(index.index())?)?;
+        Some(order)
+    }
+
     pub fn get(&self, index: EntityIndex) -> Option<&str> {
         let (name, _) = (*self.by_slot.get(index.index())?)?;
         Some(&self.names[name as usize].text)

@@ -34,15 +34,25 @@ impl PreparedEntity {
     }
 }
 
+/// One entity of a loaded world, read and checked: its components are the
+/// next `len` values of the load's list, in its table's order.
+pub(crate) struct LoadedEntity {
+    /// The name, interned in the world being loaded.
+    pub name: Option<u32>,
+    pub enabled: bool,
+    pub killed: bool,
+    pub layers: Option<u32>,
+    pub table: crate::entity::TableId,
+    pub len: usize,
+}
+
 /// Whether a spawn from prepared values adds the requirements its
 /// components lack.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Requirements {
     /// A copy or a new entity: add what the components require.
     Add,
-    /// A saved world: the entity is exactly what was saved, requirements
-    /// removed since they were added included.
-    AsListed,
+
 }
 
 impl World {
@@ -102,9 +112,75 @@ impl World {
         let root = *created.first().expect("a prepared tree has a root");
         match requirements {
             Requirements::Add => self.finish_spawn(&created)?,
-            Requirements::AsListed => self.fire_spawn_hooks(&created),
         }
         Ok(root)
+    }
+
+    /// Spawns a loaded world's entities into this fresh world, in file
+    /// order (so entity `p` of the file is slot `p`, generation 0, as the
+    /// references read from its data assumed), links `children` (saved
+    /// ids, checked by the caller: in range, one parent each, no cycle),
+    /// names them in `name_order` (saved ids) or file order, then fires
+    /// the attach and enable hooks in `tree_order` (parents first).
+    /// Nothing here can fail. Returns the new ids in file order.
+    pub(crate) fn spawn_loaded(
+        &mut self,
+        entities: &[LoadedEntity],
+        values: Vec<(BoxedComponent, bool)>,
+        children: &[Vec<u32>],
+        tree_order: &[u32],
+        name_order: Option<Vec<u32>>,
+    ) -> Vec<EntityId> {
+        debug_assert_eq!(self.entities.slot_count(), 0, "a fresh world");
+        self.reserve_entities(entities.len());
+        let mut per_table: std::collections::HashMap<crate::entity::TableId, usize> =
+            std::collections::HashMap::new();
+        for e in entities {
+            *per_table.entry(e.table).or_default() += 1;
+        }
+        for (&table, &count) in &per_table {
+            self.reserve_table(table, count);
+        }
+        let mut created = Vec::with_capacity(entities.len());
+        let mut values = values.into_iter();
+        for e in entities {
+            let id = self.spawn_in(e.table);
+            debug_assert_eq!(id.index.index(), created.len());
+            if !e.enabled || e.killed {
+                self.storage
+                    .set_entity_state(&mut self.entities, id.index, !e.enabled, e.killed);
+            }
+            if let Some(mask) = e.layers {
+                self.set_layers_at(id.index, mask);
+            }
+            for pos in 0..e.len {
+                let (value, enabled) = values.next().expect("one value per listed component");
+                let place = self.storage.table(e.table).layout()[pos];
+                self.push_boxed(Place { ty: place.ty, seg: place.seg }, value);
+                if !enabled {
+                    self.disable_raw(id.index, pos);
+                }
+            }
+            created.push(id);
+        }
+        for (parent, list) in children.iter().enumerate() {
+            for &child in list {
+                self.hierarchy_mut()
+                    .attach(created[child as usize].index, created[parent].index);
+            }
+        }
+        let give = |world: &mut World, at: usize| {
+            if let Some(name) = entities[at].name {
+                world.names_mut().give(created[at].index, name);
+            }
+        };
+        match name_order {
+            Some(order) => order.into_iter().for_each(|at| give(self, at as usize)),
+            None => (0..entities.len()).for_each(|at| give(self, at)),
+        }
+        let in_tree_order: Vec<EntityId> = tree_order.iter().map(|&i| created[i as usize]).collect();
+        self.fire_spawn_hooks(&in_tree_order);
+        created
     }
 
     /// Removes entities made by a failed spawn, newest first, without hooks
