@@ -31,6 +31,11 @@ pub(crate) type BinaryWriteFn = fn(Stored<'_>, &mut Vec<u8>) -> Result<(), rmp_s
 pub(crate) type JsonReadFn = fn(&[u8]) -> Result<(BoxedComponent, usize), serde_json::Error>;
 /// Reads one value from exactly the MessagePack given.
 pub(crate) type BinaryReadFn = fn(&[u8]) -> Result<BoxedComponent, rmp_serde::decode::Error>;
+/// Reads one value from exactly the MessagePack given straight onto the
+/// end of segment `seg` of its type's column (type index `ty`), unchecked:
+/// the caller is filling in a new table row.
+pub(crate) type BinaryPushFn =
+    fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<(), rmp_serde::decode::Error>;
 
 /// A stored value of a known type: a component's row, or a resource.
 #[derive(Clone, Copy)]
@@ -90,6 +95,7 @@ pub struct DeserializeFns {
     pub(crate) push_many: DeserializePushManyFn,
     pub(crate) json: JsonReadFn,
     pub(crate) binary: BinaryReadFn,
+    pub(crate) binary_push: BinaryPushFn,
 }
 
 /// The erased capabilities of one component type.
@@ -160,6 +166,17 @@ fn binary_read<T: Component + DeserializeOwned>(
     input: &[u8],
 ) -> Result<BoxedComponent, rmp_serde::decode::Error> {
     Ok(Box::new(rmp_serde::from_slice::<T>(input)?))
+}
+
+fn binary_push<T: Component + DeserializeOwned>(
+    world: &mut World,
+    ty: TypeIdx,
+    seg: SegId,
+    input: &[u8],
+) -> Result<(), rmp_serde::decode::Error> {
+    let value = rmp_serde::from_slice::<T>(input)?;
+    world.push_value(Place { ty, seg }, value);
+    Ok(())
 }
 
 fn deserialize_value<T: DeserializeOwned>(data: &serde_json::Value) -> Result<T, DataErrorParts> {
@@ -330,6 +347,7 @@ capability!(
         push_many: deserialize_push_many::<T>,
         json: json_read::<T>,
         binary: binary_read::<T>,
+        binary_push: binary_push::<T>,
     }
 );
 

@@ -512,9 +512,8 @@ impl<'a> JsonIn<'a> {
                 Ok(Ok(&body[..end]))
             }
             Some(end) if body[end] == b'\\' => {
-                // Let the full reader find the end.
+                // The caller reads it with escapes.
                 self.pos = start;
-                self.string()?;
                 Ok(Err(start))
             }
             Some(end) => {
@@ -728,10 +727,6 @@ pub(crate) mod mp {
         let _ = encode::write_uint(out, n);
     }
 
-    pub fn bool(out: &mut Vec<u8>, b: bool) {
-        let _ = encode::write_bool(out, b);
-    }
-
     pub fn nil(out: &mut Vec<u8>) {
         let _ = encode::write_nil(out);
     }
@@ -794,13 +789,6 @@ pub(crate) mod mp {
         pub fn uint(&mut self, what: &str) -> Result<u64, String> {
             match rmp::decode::read_int::<u64, _>(&mut self.rest) {
                 Ok(n) => Ok(n),
-                Err(_) => self.fail(what),
-            }
-        }
-
-        pub fn bool(&mut self, what: &str) -> Result<bool, String> {
-            match rmp::decode::read_bool(&mut self.rest) {
-                Ok(b) => Ok(b),
                 Err(_) => self.fail(what),
             }
         }

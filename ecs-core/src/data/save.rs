@@ -35,7 +35,7 @@
 //! files with every field written.
 
 use std::any::TypeId;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde_json::Value;
 
@@ -568,12 +568,16 @@ impl World {
         }
         // Component types by first use, written once.
         let mut types: Vec<TypeIdx> = Vec::new();
-        let mut type_at: HashMap<TypeIdx, u32> = HashMap::new();
+        // By type index: the type's place in `types`, plus one.
+        let mut type_at: Vec<u32> = Vec::new();
         for id in &plan.order {
             for c in self.comps(id.index) {
-                if !type_at.contains_key(&c.ty) {
-                    type_at.insert(c.ty, types.len() as u32);
+                if type_at.len() <= c.ty.index() {
+                    type_at.resize(c.ty.index() + 1, 0);
+                }
+                if type_at[c.ty.index()] == 0 {
                     types.push(c.ty);
+                    type_at[c.ty.index()] = types.len() as u32;
                 }
             }
         }
@@ -582,8 +586,9 @@ impl World {
             mp::string(&mut out, self.storage().info(ty).key().name());
         }
         mp::array(&mut out, plan.order.len());
+        let mut saved = Vec::new();
         for (i, id) in plan.order.iter().enumerate() {
-            mp::array(&mut out, 5);
+            mp::array(&mut out, 6);
             match self.name_of(id.index) {
                 Some(name) => mp::string(&mut out, name),
                 None => mp::nil(&mut out),
@@ -596,12 +601,15 @@ impl World {
             for &child in children {
                 mp::uint(&mut out, u64::from(plan.saved_id[child.index()]));
             }
-            let saved: Vec<_> = self
-                .comps(id.index)
-                .filter(|c| !self.vtable(c.ty).transient)
-                .collect();
+            saved.clear();
+            saved.extend(self.comps(id.index).filter(|c| !self.vtable(c.ty).transient));
             mp::array(&mut out, saved.len());
-            for (k, c) in saved.into_iter().enumerate() {
+            for c in &saved {
+                let (_, enabled) = self.instance_of(*c);
+                mp::uint(&mut out, u64::from(type_at[c.ty.index()] - 1) << 1 | u64::from(!enabled));
+            }
+            mp::array(&mut out, saved.len());
+            for (k, &c) in saved.iter().enumerate() {
                 let ops = self.vtable(c.ty).ops;
                 let (Some(fns), Some(_)) = (ops.serialize, ops.deserialize) else {
                     missing.add(self.storage().info(c.ty).key().name());
@@ -609,17 +617,13 @@ impl World {
                     mp::nil(&mut out);
                     continue;
                 };
-                mp::array(&mut out, 3);
-                mp::uint(&mut out, u64::from(type_at[&c.ty]));
-                let (_, enabled) = self.instance_of(c);
-                mp::bool(&mut out, enabled);
                 let start = mp::begin_bin(&mut out);
                 let value = Stored::Row(RowRef {
                     segment: self.storage().segment(c.seg),
                     row: c.row,
                 });
                 (fns.binary)(value, &mut out).map_err(|e| {
-                    Self::write_error(format!("entities[{i}].components[{k}].data"), e.to_string())
+                    Self::write_error(format!("entities[{i}].data[{k}]"), e.to_string())
                 })?;
                 mp::end_bin(&mut out, start);
             }
@@ -770,12 +774,37 @@ struct File {
     values: Vec<(BoxedComponent, bool)>,
     /// Children by saved id, per entity.
     children: Vec<Vec<u32>>,
-    /// The largest saved id read so far and where, for the reference check.
-    max_ref: Option<(u64, String)>,
+    /// The largest saved id read so far and where (built into a path only
+    /// if it is out of range), for the reference check.
+    max_ref: Option<(u64, RefAt)>,
     /// The component types of the entity being read.
     types: Vec<TypeIdx>,
     /// Tables whose type list passed the single rule.
     checked: HashSet<TableId>,
+    /// The last table found, with its types.
+    last_table: Option<(Vec<TypeIdx>, TableId)>,
+    /// Whether the entities are in the world already (the binary reader
+    /// reads values straight into their columns).
+    spawned: bool,
+}
+
+/// Where a reference was read.
+#[derive(Clone, Copy)]
+enum RefAt {
+    Resource(usize),
+    Component(usize, usize),
+    /// A binary snapshot's `data[k]` of entity `i`.
+    Data(usize, usize),
+}
+
+impl RefAt {
+    fn path(self) -> String {
+        match self {
+            RefAt::Resource(i) => format!("resources[{i}].data"),
+            RefAt::Component(i, k) => format!("{}.data", component_path(i, k)),
+            RefAt::Data(i, k) => format!("entities[{i}].data[{k}]"),
+        }
+    }
 }
 
 /// Where an error is, built only when there is one.
@@ -820,14 +849,27 @@ fn current_max() -> Option<u64> {
 }
 
 impl File {
-    /// Ends entity `i`, whose component types are in `self.types`.
-    fn finish_entity(&mut self, world: &mut World, mut entity: LoadedEntity, children: Vec<u32>, i: usize) -> Result<(), Error> {
+    /// The table of entity `i`, whose component types are in
+    /// `self.types`, checked against the single rule once per table.
+    fn table_of(&mut self, world: &mut World, i: usize) -> Result<TableId, Error> {
+        // Neighbours in a file are often alike.
+        if let Some((types, table)) = &self.last_table {
+            if *types == self.types {
+                return Ok(*table);
+            }
+        }
         let table = world.table_for(&self.types);
         if !self.checked.contains(&table) {
             check_single_rule(world, &self.types, i)?;
             self.checked.insert(table);
         }
-        entity.table = table;
+        self.last_table = Some((self.types.clone(), table));
+        Ok(table)
+    }
+
+    /// Ends entity `i`, whose component types are in `self.types`.
+    fn finish_entity(&mut self, world: &mut World, mut entity: LoadedEntity, children: Vec<u32>, i: usize) -> Result<(), Error> {
+        entity.table = self.table_of(world, i)?;
         entity.len = self.types.len();
         self.types.clear();
         self.entities.push(entity);
@@ -836,19 +878,19 @@ impl File {
     }
 
     /// Notes where the largest reference so far was read.
-    fn note_refs(&mut self, before: Option<u64>, path: impl FnOnce() -> String) {
+    fn note_refs(&mut self, before: Option<u64>, at: RefAt) {
         let now = current_max();
         if now != before {
             if let Some(max) = now {
-                self.max_ref = Some((max, path()));
+                self.max_ref = Some((max, at));
             }
         }
     }
 
     fn check_refs(&self, _context: &RefContext) -> Result<(), Error> {
         match &self.max_ref {
-            Some((max, path)) if *max >= self.entities.len() as u64 => Err(Error::UnknownEntity {
-                path: path.clone(),
+            Some((max, at)) if *max >= self.entities.len() as u64 => Err(Error::UnknownEntity {
+                path: at.path(),
                 saved: *max,
                 count: self.entities.len(),
                 what: "the file",
@@ -941,7 +983,10 @@ impl File {
         for (ty, value) in self.resources {
             world.resources_mut().insert_boxed(ty, value);
         }
-        let ids = world.spawn_loaded(&self.entities, self.values, &self.children, &tree_order, name_order);
+        if !self.spawned {
+            world.spawn_loaded(&self.entities, self.values);
+        }
+        let ids = world.finish_loaded(&self.entities, &self.children, &tree_order, name_order);
         Ok(Loaded {
             world,
             ids: IdMap::new(ids),
@@ -979,6 +1024,8 @@ fn read_json(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
     // A component takes 20 bytes or more (`{"type":"A","data":0}`): room
     // for every one up front, so the list is never copied as it grows.
     file.values.reserve(bytes.len() / 20);
+    file.entities.reserve(bytes.len() / 100);
+    file.children.reserve(bytes.len() / 100);
     let mut known: Vec<(Vec<u8>, Known)> = Vec::new();
     r.begin_object().map_err(|m| at("(root)", format!("not a saved world: {m}")))?;
     let mut first = true;
@@ -1026,9 +1073,11 @@ fn read_json(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
                     };
                     let resume = r.pos;
                     r.pos = start;
+                    let before = current_max();
                     let (boxed, _) = read(r.rest()).map_err(|e| {
                         bad(format!("{path}.data"), format!("{e} ({})", r.where_(start)))
                     })?;
+                    file.note_refs(before, RefAt::Resource(i));
                     r.pos = resume;
                     file.resources.push((ty, boxed));
                     i += 1;
@@ -1232,7 +1281,7 @@ fn read_json_data(
     match (fns.json)(r.rest()) {
         Ok((boxed, used)) => {
             r.pos += used;
-            file.note_refs(before, || format!("{}.data", component_path(i, k)));
+            file.note_refs(before, RefAt::Component(i, k));
             Ok(boxed)
         }
         Err(e) => Err(json_data_error(r, start, fns, &component_path(i, k), e)),
@@ -1310,7 +1359,9 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
         let name = r.string("a type name").map_err(|m| bad(format!("{path}.type"), m))?;
         let (ty, _, read) = resource_entry(name, &path)?;
         let data = r.bin("the resource's data").map_err(|m| bad(format!("{path}.data"), m))?;
+        let before = current_max();
         let value = read(data).map_err(|e| bad(format!("{path}.data"), e.to_string()))?;
+        file.note_refs(before, RefAt::Resource(i));
         file.resources.push((ty, value));
     }
     if !r.nil() {
@@ -1329,12 +1380,15 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
         types.push(resolve_type(world, name, &path)?);
     }
     let n = r.array("the entities").map_err(|m| bad("entities", m))?;
+    file.spawned = true;
+    world.reserve_entities(n.min(r.rest.len()));
+    let mut fns = Vec::new();
     // Each entity takes at least a byte: a length past the input is a lie.
     file.entities.reserve(n.min(bytes.len()));
     for i in 0..n {
         let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
-        if r.array("an entity").map_err(|m| bad(entity_path(i), m))? != 5 {
-            return Err(bad(entity_path(i), "expected [name, flags, layers, children, components]"));
+        if r.array("an entity").map_err(|m| bad(entity_path(i), m))? != 6 {
+            return Err(bad(entity_path(i), "expected [name, flags, layers, children, types, data]"));
         }
         let mut entity = LoadedEntity {
             name: None,
@@ -1364,26 +1418,47 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
             let child = r.uint("a saved id").map_err(wrong)?;
             children.push(u32::try_from(child).map_err(|_| wrong(String::new()))?);
         }
-        let k = r.array("the components").map_err(|m| at("components", m))?;
+        // Types first, then data: the entity's table is known before its
+        // values are read, so each is read straight into its column.
+        let k = r.array("the component types").map_err(|m| at("types", m))?;
+        let mut disabled = 0u64;
+        fns.clear();
         for c in 0..k {
-            let here = || component_path(i, c);
-            if r.array("a component").map_err(|m| bad(here(), m))? != 3 {
-                return Err(bad(here(), "expected [type, enabled, data]"));
-            }
-            let t = r.uint("a type index").map_err(|m| bad(format!("{}.type", here()), m))?;
-            let kind = *usize::try_from(t)
+            let t = r.uint("a type index").map_err(|m| at(&format!("types[{c}]"), m))?;
+            let kind = *usize::try_from(t >> 1)
                 .ok()
                 .and_then(|t| types.get(t))
-                .ok_or_else(|| bad(format!("{}.type", here()), format!("expected an index into the {} types", types.len())))?;
-            let enabled = r.bool("true or false").map_err(|m| bad(format!("{}.enabled", here()), m))?;
-            let data = r.bin("the component's data").map_err(|m| bad(format!("{}.data", here()), m))?;
-            let before = current_max();
-            let value = (kind.fns.binary)(data).map_err(|e| bad(format!("{}.data", here()), e.to_string()))?;
-            file.note_refs(before, || format!("{}.data", here()));
+                .ok_or_else(|| at(&format!("types[{c}]"), format!("expected an index into the {} types (times two, plus one if disabled)", types.len())))?;
+            if t & 1 == 1 {
+                if c >= 64 {
+                    return Err(at(&format!("types[{c}]"), "only the first 64 components may be disabled in a snapshot".into()));
+                }
+                disabled |= 1 << c;
+            }
             file.types.push(kind.ty);
-            file.values.push((value, enabled));
+            fns.push(kind.fns.binary_push);
         }
-        file.finish_entity(world, entity, children, i)?;
+        entity.table = file.table_of(world, i)?;
+        entity.len = k;
+        if r.array("the component data").map_err(|m| at("data", m))? != k {
+            return Err(at("data", format!("expected {k} values, one per type")));
+        }
+        let index = world.spawn_loaded_entity(&entity);
+        debug_assert_eq!(index.index(), i);
+        for (c, &push) in fns.iter().enumerate() {
+            let here = || format!("entities[{i}].data[{c}]");
+            let data = r.bin("the component's data").map_err(|m| bad(here(), m))?;
+            let before = current_max();
+            let place = world.storage().table(entity.table).layout()[c];
+            push(world, place.ty, place.seg, data).map_err(|e| bad(here(), e.to_string()))?;
+            file.note_refs(before, RefAt::Data(i, c));
+            if disabled & (1 << c) != 0 {
+                world.disable_raw(index, c);
+            }
+        }
+        file.types.clear();
+        file.entities.push(entity);
+        file.children.push(children);
     }
     if !r.rest.is_empty() {
         return Err(bad("(root)", format!("{} bytes after the saved world", r.rest.len())));

@@ -117,20 +117,10 @@ impl World {
     }
 
     /// Spawns a loaded world's entities into this fresh world, in file
-    /// order (so entity `p` of the file is slot `p`, generation 0, as the
-    /// references read from its data assumed), links `children` (saved
-    /// ids, checked by the caller: in range, one parent each, no cycle),
-    /// names them in `name_order` (saved ids) or file order, then fires
-    /// the attach and enable hooks in `tree_order` (parents first).
-    /// Nothing here can fail. Returns the new ids in file order.
-    pub(crate) fn spawn_loaded(
-        &mut self,
-        entities: &[LoadedEntity],
-        values: Vec<(BoxedComponent, bool)>,
-        children: &[Vec<u32>],
-        tree_order: &[u32],
-        name_order: Option<Vec<u32>>,
-    ) -> Vec<EntityId> {
+    /// order, so entity `p` of the file is slot `p`, generation 0, as the
+    /// references read from its data assumed; no names, links or hooks yet
+    /// ([`World::finish_loaded`]). Nothing here can fail.
+    pub(crate) fn spawn_loaded(&mut self, entities: &[LoadedEntity], values: Vec<(BoxedComponent, bool)>) {
         debug_assert_eq!(self.entities.slot_count(), 0, "a fresh world");
         self.reserve_entities(entities.len());
         let mut per_table: std::collections::HashMap<crate::entity::TableId, usize> =
@@ -141,33 +131,60 @@ impl World {
         for (&table, &count) in &per_table {
             self.reserve_table(table, count);
         }
-        let mut created = Vec::with_capacity(entities.len());
         let mut values = values.into_iter();
         for e in entities {
-            let id = self.spawn_in(e.table);
-            debug_assert_eq!(id.index.index(), created.len());
-            if !e.enabled || e.killed {
-                self.storage
-                    .set_entity_state(&mut self.entities, id.index, !e.enabled, e.killed);
-            }
-            if let Some(mask) = e.layers {
-                self.set_layers_at(id.index, mask);
-            }
+            let index = self.spawn_loaded_entity(e);
             for pos in 0..e.len {
                 let (value, enabled) = values.next().expect("one value per listed component");
                 let place = self.storage.table(e.table).layout()[pos];
                 self.push_boxed(Place { ty: place.ty, seg: place.seg }, value);
                 if !enabled {
-                    self.disable_raw(id.index, pos);
+                    self.disable_raw(index, pos);
                 }
             }
-            created.push(id);
         }
+    }
+
+    /// Enters one loaded entity into its table, with its flags and layers
+    /// but no components yet: the caller pushes one value onto each of the
+    /// table's segments next. Returns its slot.
+    pub(crate) fn spawn_loaded_entity(&mut self, e: &LoadedEntity) -> EntityIndex {
+        let id = self.spawn_in(e.table);
+        if !e.enabled || e.killed {
+            self.storage
+                .set_entity_state(&mut self.entities, id.index, !e.enabled, e.killed);
+        }
+        if let Some(mask) = e.layers {
+            self.set_layers_at(id.index, mask);
+        }
+        id.index
+    }
+
+    /// Completes a load once every entity is in (slot `p` for entity `p`):
+    /// links `children` (saved ids, checked by the caller: in range, one
+    /// parent each, no cycle), names the entities in `name_order` (saved
+    /// ids) or file order, then fires the attach and enable hooks in
+    /// `tree_order` (parents first). Returns the ids in file order.
+    pub(crate) fn finish_loaded(
+        &mut self,
+        entities: &[LoadedEntity],
+        children: &[Vec<u32>],
+        tree_order: &[u32],
+        name_order: Option<Vec<u32>>,
+    ) -> Vec<EntityId> {
+        let created: Vec<EntityId> = (0..entities.len())
+            .map(|i| self.id_at(EntityIndex::from_index(i)))
+            .collect();
+        let mut linked = Vec::new();
         for (parent, list) in children.iter().enumerate() {
-            for &child in list {
-                self.hierarchy_mut()
-                    .attach(created[child as usize].index, created[parent].index);
+            if list.is_empty() {
+                continue;
             }
+            linked.clear();
+            linked.extend(list.iter().map(|&child| created[child as usize].index));
+            let slots = created.len();
+            self.hierarchy_mut()
+                .link_fresh(created[parent].index, &linked, slots);
         }
         let give = |world: &mut World, at: usize| {
             if let Some(name) = entities[at].name {
@@ -178,9 +195,17 @@ impl World {
             Some(order) => order.into_iter().for_each(|at| give(self, at as usize)),
             None => (0..entities.len()).for_each(|at| give(self, at)),
         }
-        let in_tree_order: Vec<EntityId> = tree_order.iter().map(|&i| created[i as usize]).collect();
-        self.fire_spawn_hooks(&in_tree_order);
+        if tree_order.iter().any(|&i| !self.comps_plain(created[i as usize].index)) {
+            let in_tree_order: Vec<EntityId> =
+                tree_order.iter().map(|&i| created[i as usize]).collect();
+            self.fire_spawn_hooks(&in_tree_order);
+        }
         created
+    }
+
+    /// Whether none of the entity's components has hooks or requirements.
+    fn comps_plain(&self, index: EntityIndex) -> bool {
+        self.comps(index).all(|c| self.is_plain_ty(c.ty))
     }
 
     /// Removes entities made by a failed spawn, newest first, without hooks
