@@ -8,3 +8,4 @@ pub(crate) mod format;
 pub(crate) mod inspect;
 pub(crate) mod refs;
 pub(crate) mod save;
+pub(crate) mod variant;
