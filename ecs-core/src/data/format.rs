@@ -184,7 +184,7 @@ impl JsonOut {
 // ------------------------------------------------------------ float guard
 
 /// What JSON cannot hold: NaN, and infinity of an `f64`. An `f32`
-/// infinity is written as `±1e39`, which reads back as an `f32` infinity
+/// infinity is written as `±1e+39`, which reads back as an `f32` infinity
 /// (and is what a too-large number in a file reads as), so a loaded world
 /// always saves again.
 pub(crate) const NOT_JSON: &str = "cannot be written as JSON";

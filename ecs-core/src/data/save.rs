@@ -228,7 +228,7 @@ impl World {
     /// that is not saved (unless [`Dangling::Null`]); [`Error::Data`] with
     /// the path of a component whose `Serialize` fails, or (JSON) that
     /// holds a NaN or an infinite `f64`, which JSON cannot hold (an `f32`
-    /// infinity is written `1e39`, which reads back as infinity; the
+    /// infinity is written `1e+39`, which reads back as infinity; the
     /// binary format keeps every float as it is).
     ///
     /// ```
