@@ -92,6 +92,11 @@ VARIANTS = [
      "`save_binary` (MessagePack), against rmp-serde writing the `Vec`", False),
     ("save_load (load binary)", "save_load", "ours_load_binary", "rmp_load", "rmp-serde Vec",
      "`World::load` of the snapshot, against rmp-serde reading the `Vec` back", True),
+    ("save_load (build, no serde)", "save_load", "ours_build", "rmp_load", "rmp-serde Vec",
+     "the same world built from values already in memory (`spawn_batch`, names, parents, "
+     "references): the floor under a load", False),
+    ("save_load (load binary vs build)", "save_load", "ours_load_binary", "ours_build",
+     "ours build", "`World::load` of the snapshot, against building the same world from memory", False),
     ("par_light", "par_light", "ours_par", "ours_seq", "ours `for_each`",
      "`pos += vel` over 10k entities in 4 tables by `par_for_each`, against the sequential "
      "`for_each` on the same world (ours only)", False),

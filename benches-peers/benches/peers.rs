@@ -843,6 +843,7 @@ fn bench_blueprint(c: &mut Criterion) {
 /// (the crate ours uses, structs as arrays) for the binary snapshot.
 fn bench_save_load(c: &mut Criterion) {
     use benches_peers::save_load::{rows, world, Row};
+    // (`ours_build` below: the same world built from values in memory.)
     let mut group = c.benchmark_group("save_load");
     group.throughput(Throughput::Elements(N_ENTITIES as u64));
     let world = world(N_ENTITIES);
@@ -876,6 +877,15 @@ fn bench_save_load(c: &mut Criterion) {
     });
     group.bench_function("ours_load_binary", |b| {
         b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(&binary)).unwrap()))
+    });
+    // The floor under both loads: the same world built from values already
+    // in memory through the public API (no serde).
+    group.bench_function("ours_build", |b| {
+        b.iter_batched(
+            || rows.clone(),
+            |rows| black_box(benches_peers::save_load::build_from(rows)),
+            criterion::BatchSize::LargeInput,
+        )
     });
     group.bench_function("rmp_load", |b| {
         b.iter_with_large_drop(|| black_box(rmp_serde::from_slice::<Vec<Row>>(black_box(&rows_binary)).unwrap()))

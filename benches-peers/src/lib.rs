@@ -781,6 +781,36 @@ pub mod save_load {
         world
     }
 
+    /// The world of [`world`] built from values already in memory, through
+    /// the public API (one `spawn_batch`, then names and parents): the
+    /// floor under a load, which must build the same world.
+    pub fn build_from(rows: Vec<Row>) -> World {
+        let mut w = World::new();
+        let ids = w
+            .spawn_batch(rows.iter().map(|r| {
+                (
+                    r.position.clone(),
+                    r.velocity.clone(),
+                    r.health.clone(),
+                    r.sprite.clone(),
+                    SlTarget { entity: None },
+                )
+            }))
+            .unwrap();
+        for (r, &id) in rows.iter().zip(&ids) {
+            w.entity_mut(id).unwrap().set_name(Some(&r.name));
+            if let Some(p) = r.parent {
+                w.set_parent(id, ids[p as usize]).unwrap();
+            }
+        }
+        for (r, &id) in rows.iter().zip(&ids) {
+            if let Some(t) = r.target.entity {
+                w.entity_mut(id).unwrap().get_mut::<SlTarget>().unwrap().entity = Some(ids[t as usize]);
+            }
+        }
+        w
+    }
+
     /// The same values as [`world`], for serde alone.
     pub fn rows(n: usize) -> Vec<Row> {
         (0..n)

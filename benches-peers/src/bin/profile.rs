@@ -267,6 +267,19 @@ fn main() {
                 }
             }
         }
+        "build" => {
+            // The floor under a load: the same world built from values
+            // already in memory (a clone of the rows), no serde.
+            use benches_peers::save_load::*;
+            let rows = rows(N_ENTITIES);
+            let mut kept = Vec::with_capacity(reps);
+            let start = std::time::Instant::now();
+            for _ in 0..reps {
+                let w = build_from(rows.clone());
+                kept.push(w);
+            }
+            eprintln!("build: {:.2} ms per run", start.elapsed().as_secs_f64() * 1e3 / reps as f64);
+        }
         "load_json" | "load_binary" | "save_json" | "save_binary" => {
             let w = save_load::world(N_ENTITIES);
             let saved = match scenario.as_str() {

@@ -17,7 +17,7 @@
 //! - Outside these, an id serializes as [`EntityId::to_bits`] and does not
 //!   deserialize (it would name nothing).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -122,11 +122,8 @@ pub(crate) enum RefContext {
         found: Option<EntityId>,
     },
     /// A load into a fresh world: saved id `p` is slot `p`, generation 0.
-    Load {
-        tag: u32,
-        /// The largest saved id read, if any.
-        max: Option<u64>,
-    },
+    /// The largest saved id read is kept in [`load_max`].
+    Load { tag: u32 },
     /// A blueprint: local ids to the ids of the entities being spawned
     /// (or, with no ids, only checked against `count`).
     Local {
@@ -139,6 +136,24 @@ pub(crate) enum RefContext {
 
 thread_local! {
     static CONTEXT: RefCell<Option<RefContext>> = const { RefCell::new(None) };
+    /// One more than the largest saved id a load has read (0: none): a
+    /// plain cell, so a loader can look at it after every value cheaply.
+    static LOAD_MAX: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The largest saved id read since [`reset_load_max`].
+pub(crate) fn load_max() -> Option<u64> {
+    LOAD_MAX.with(|m| m.get().checked_sub(1))
+}
+
+/// Starts counting for a load; returns the count it replaces, for
+/// [`restore_load_max`].
+pub(crate) fn reset_load_max() -> u64 {
+    LOAD_MAX.with(|m| m.replace(0))
+}
+
+pub(crate) fn restore_load_max(previous: u64) {
+    LOAD_MAX.with(|m| m.set(previous));
 }
 
 /// Runs `f` with `context` in force; returns what `f` returned and the
@@ -236,12 +251,12 @@ impl<'de> Deserialize<'de> for EntityId {
 
 fn resolve(saved: u64) -> Result<EntityId, String> {
     CONTEXT.with(|c| match &mut *c.borrow_mut() {
-        Some(RefContext::Load { tag, max }) => {
+        Some(RefContext::Load { tag }) => {
             let index = u32::try_from(saved)
                 .ok()
                 .filter(|&i| i < u32::MAX)
                 .ok_or_else(|| format!("entity {saved} is past any file's last entity"))?;
-            *max = Some(max.map_or(saved, |m| m.max(saved)));
+            LOAD_MAX.with(|m| m.set(m.get().max(saved + 1)));
             Ok(EntityId {
                 world: *tag,
                 index: EntityIndex(index),

@@ -741,22 +741,22 @@ impl World {
     fn load_json_bytes(bytes: &[u8]) -> Result<Loaded, Error> {
         let mut world = World::new();
         let tag = world.entities().tag();
-        let (read, context) = with_context(RefContext::Load { tag, max: None }, || {
-            read_json(&mut world, bytes)
-        });
+        let previous = refs::reset_load_max();
+        let (read, _) = with_context(RefContext::Load { tag }, || read_json(&mut world, bytes));
+        refs::restore_load_max(previous);
         let file = read?;
-        file.check_refs(&context)?;
+        file.check_refs()?;
         file.build(world)
     }
 
     fn load_binary_bytes(bytes: &[u8]) -> Result<Loaded, Error> {
         let mut world = World::new();
         let tag = world.entities().tag();
-        let (read, context) = with_context(RefContext::Load { tag, max: None }, || {
-            read_binary(&mut world, bytes)
-        });
+        let previous = refs::reset_load_max();
+        let (read, _) = with_context(RefContext::Load { tag }, || read_binary(&mut world, bytes));
+        refs::restore_load_max(previous);
         let file = read?;
-        file.check_refs(&context)?;
+        file.check_refs()?;
         file.build(world)
     }
 }
@@ -841,11 +841,7 @@ fn resolve_type(world: &mut World, name: &str, path: &str) -> Result<Known, Erro
 }
 
 fn current_max() -> Option<u64> {
-    refs::peek(|c| match c {
-        RefContext::Load { max, .. } => *max,
-        _ => None,
-    })
-    .flatten()
+    refs::load_max()
 }
 
 impl File {
@@ -887,7 +883,7 @@ impl File {
         }
     }
 
-    fn check_refs(&self, _context: &RefContext) -> Result<(), Error> {
+    fn check_refs(&self) -> Result<(), Error> {
         match &self.max_ref {
             Some((max, at)) if *max >= self.entities.len() as u64 => Err(Error::UnknownEntity {
                 path: at.path(),

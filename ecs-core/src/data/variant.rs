@@ -115,20 +115,29 @@ impl Blueprint {
             seen: false,
         };
         let (result, context) = with_context(context, || {
+            // Every component is read, past a failure too, so that whether
+            // the tree holds references is known in full; the first
+            // failure in spawn order is the one reported.
+            let mut first = None;
             let mut stack: Vec<(&mut Blueprint, String)> = vec![(self, String::new())];
             while let Some((b, path)) = stack.pop() {
                 for (i, spec) in b.components.iter_mut().enumerate() {
-                    let here = join(&path, &format!("components[{i}]"));
                     match ready(spec) {
                         Ok(data) => spec.data = data,
-                        Err((inner, message)) => return Err((join(&here, &inner), message)),
+                        Err((inner, message)) => {
+                            if first.is_none() {
+                                let here = join(&path, &format!("components[{i}]"));
+                                first = Some((join(&here, &inner), message));
+                            }
+                        }
                     }
                 }
-                for (i, child) in b.children.iter_mut().enumerate() {
+                // Children in order: the stack takes the first one next.
+                for (i, child) in b.children.iter_mut().enumerate().rev() {
                     stack.push((child, join(&path, &format!("children[{i}]"))));
                 }
             }
-            Ok(())
+            first.map_or(Ok(()), Err)
         });
         if let RefContext::Local { seen, .. } = context {
             self.has_refs = seen;
