@@ -116,7 +116,11 @@ fn main() -> Result<(), Error> {
     let snapshot = world.save_binary()?;
     let loaded = World::load(&snapshot)?;
     let new_captain = loaded.ids.by_old(&order)[&captain];
-    let target = loaded.world.entity(new_captain)?.get::<Turret>().and_then(|t| t.target);
+    let target = loaded
+        .world
+        .entity(new_captain)?
+        .get::<Turret>()
+        .and_then(|t| t.target);
     let target_name = match target {
         Some(t) => loaded.world.entity(t)?.name().map(str::to_owned),
         None => None,

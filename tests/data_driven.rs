@@ -673,9 +673,18 @@ fn default_types_may_leave_out_data_or_fields() {
     let mut world = World::new();
     let id = world.spawn_blueprint(&bp).unwrap();
     let e = world.entity(id).unwrap();
-    assert_eq!(e.get::<Stats>(), Some(&Stats { hp: 3, ..Stats::default() }));
+    assert_eq!(
+        e.get::<Stats>(),
+        Some(&Stats {
+            hp: 3,
+            ..Stats::default()
+        })
+    );
     let child = e.children().next().unwrap();
-    assert_eq!(world.entity(child).unwrap().get::<Stats>(), Some(&Stats::default()));
+    assert_eq!(
+        world.entity(child).unwrap().get::<Stats>(),
+        Some(&Stats::default())
+    );
 }
 
 #[test]
@@ -697,16 +706,25 @@ fn blueprints_refer_to_their_own_entities_by_local_id() {
         assert_eq!(driver.get::<Rig>().unwrap().driver, Some(car));
     }
     // A flat blueprint naming itself.
-    let me = Blueprint::from_json(r#"{"components": [{"type": "Rig", "data": {"wheels": [0], "driver": null}}]}"#).unwrap();
+    let me = Blueprint::from_json(
+        r#"{"components": [{"type": "Rig", "data": {"wheels": [0], "driver": null}}]}"#,
+    )
+    .unwrap();
     let ids = world.spawn_blueprints(&me, 4).unwrap();
     for id in ids {
         assert_eq!(world.entity(id).unwrap().get::<Rig>().unwrap().wheels, [id]);
     }
     // A local id past the tree is refused where it is read.
-    let bad = Blueprint::from_json(r#"{"tag": "x", "components": [{"type": "Rig", "data": {"wheels": [5], "driver": null}}]}"#).unwrap();
+    let bad = Blueprint::from_json(
+        r#"{"tag": "x", "components": [{"type": "Rig", "data": {"wheels": [5], "driver": null}}]}"#,
+    )
+    .unwrap();
     let err = bad.check().unwrap_err().to_string();
     assert!(err.starts_with("x: components[0].data.wheels[0]"), "{err}");
-    assert!(err.contains("not in this blueprint's tree, which has 1"), "{err}");
+    assert!(
+        err.contains("not in this blueprint's tree, which has 1"),
+        "{err}"
+    );
     let before = world.len();
     assert!(world.spawn_blueprint(&bad).is_err());
     assert_eq!(world.len(), before);
@@ -723,25 +741,37 @@ fn library_data_errors_name_file_tag_and_path_at_load_time() {
     .unwrap();
     let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
     assert!(
-        err.starts_with("goblin.json: goblin: components[0].data.hp: invalid type: string \"many\""),
+        err.starts_with(
+            "goblin.json: goblin: components[0].data.hp: invalid type: string \"many\""
+        ),
         "{err}"
     );
     // A variant's error names the variant's file and tag.
-    std::fs::write(dir.join("goblin.json"), r#"{"tag": "goblin", "components": [{"type": "Stats"}]}"#).unwrap();
+    std::fs::write(
+        dir.join("goblin.json"),
+        r#"{"tag": "goblin", "components": [{"type": "Stats"}]}"#,
+    )
+    .unwrap();
     std::fs::write(
         dir.join("chief.json"),
         r#"{"tag": "chief", "extend": "goblin", "components": [{"type": "Stats", "data": {"speed": [1]}}]}"#,
     )
     .unwrap();
     let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
-    assert!(err.starts_with("chief.json: chief: components[0].data.speed"), "{err}");
+    assert!(
+        err.starts_with("chief.json: chief: components[0].data.speed"),
+        "{err}"
+    );
     std::fs::write(
         dir.join("chief.json"),
         r#"{"tag": "chief", "extend": "goblin", "remove": ["Model"], "components": []}"#,
     )
     .unwrap();
     let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
-    assert!(err.starts_with("chief.json: chief: remove[0]: the base has no `Model`"), "{err}");
+    assert!(
+        err.starts_with("chief.json: chief: remove[0]: the base has no `Model`"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -754,7 +784,9 @@ fn variants_patch_add_remove_and_chain() {
         {"type": "collider", "data": {"radius": 2}},
         {"type": "Model", "data": {"mesh": "grunt.fbx"}}],
         "children": [{"components": [{"type": "Transform"}]}]}"#;
-    library.insert("grunt", Blueprint::from_json(base).unwrap()).unwrap();
+    library
+        .insert("grunt", Blueprint::from_json(base).unwrap())
+        .unwrap();
     // The second collider patched, a field removed by `null` (back to the
     // default), the model removed, a component added, a child added.
     let elite = r#"{"extend": "grunt", "remove": ["Model"], "components": [
@@ -763,30 +795,51 @@ fn variants_patch_add_remove_and_chain() {
         {"type": "collider", "data": {"radius": 9}, "enabled": false},
         {"type": "Transform", "data": {"x": 1}}],
         "children": [{"components": []}]}"#;
-    library.insert("elite", Blueprint::from_json(elite).unwrap()).unwrap();
+    library
+        .insert("elite", Blueprint::from_json(elite).unwrap())
+        .unwrap();
     let boss = r#"{"extend": "elite", "name": "boss", "components": [{"type": "Stats", "data": {"speed": 0.5}}]}"#;
-    library.insert("boss", Blueprint::from_json(boss).unwrap()).unwrap();
+    library
+        .insert("boss", Blueprint::from_json(boss).unwrap())
+        .unwrap();
     let mut world = World::new();
     let id = world.spawn_blueprint(library.get("boss").unwrap()).unwrap();
     let e = world.entity(id).unwrap();
     assert_eq!(e.name(), Some("boss"));
     assert_eq!(
         e.get::<Stats>(),
-        Some(&Stats { hp: 50, speed: 0.5, tags: vec!["basic".into()] })
+        Some(&Stats {
+            hp: 50,
+            speed: 0.5,
+            tags: vec!["basic".into()]
+        })
     );
-    let radii: Vec<f32> = e.get_all_filtered::<Collider>(Filter::Any).map(|c| c.radius).collect();
+    let radii: Vec<f32> = e
+        .get_all_filtered::<Collider>(Filter::Any)
+        .map(|c| c.radius)
+        .collect();
     assert_eq!(radii, [1.0, 9.0]);
-    assert_eq!(e.get_all_filtered::<Collider>(Filter::Disabled).count(), 1, "the patched one is disabled");
+    assert_eq!(
+        e.get_all_filtered::<Collider>(Filter::Disabled).count(),
+        1,
+        "the patched one is disabled"
+    );
     assert!(!e.has::<Model>());
     assert_eq!(e.get::<Transform>(), Some(&Transform { x: 1.0, y: 0.0 }));
     assert_eq!(e.children().count(), 2);
     // The grunt itself is unchanged, and names itself.
-    let grunt = world.spawn_blueprint(library.get("grunt").unwrap()).unwrap();
+    let grunt = world
+        .spawn_blueprint(library.get("grunt").unwrap())
+        .unwrap();
     assert_eq!(world.entity(grunt).unwrap().get::<Stats>().unwrap().hp, 5);
     assert_eq!(world.entity(grunt).unwrap().name(), Some("grunt"));
     // Replacing the base re-resolves its variants.
-    let base2 = base.replace(r#""hp": 5"#, r#""hp": 6"#).replace(r#""name": "grunt", "#, "");
-    library.insert("grunt", Blueprint::from_json(&base2).unwrap()).unwrap();
+    let base2 = base
+        .replace(r#""hp": 5"#, r#""hp": 6"#)
+        .replace(r#""name": "grunt", "#, "");
+    library
+        .insert("grunt", Blueprint::from_json(&base2).unwrap())
+        .unwrap();
     let boss = world.spawn_blueprint(library.get("boss").unwrap()).unwrap();
     assert_eq!(world.entity(boss).unwrap().get::<Stats>().unwrap().hp, 50);
     // A variant alone does not spawn.
@@ -812,7 +865,10 @@ fn a_level_places_instances_with_overrides() {
     let mut world = World::new();
     let ids = world.spawn_level(&level).unwrap();
     let c1 = world.entity(ids[0]).unwrap();
-    assert_eq!((c1.name(), c1.get::<Transform>().unwrap().x), (Some("c1"), 4.0));
+    assert_eq!(
+        (c1.name(), c1.get::<Transform>().unwrap().x),
+        (Some("c1"), 4.0)
+    );
     let c2 = world.entity(ids[1]).unwrap();
     assert!(!c2.has::<Stats>());
     let err = ecs_core::Level::from_json(
@@ -821,7 +877,15 @@ fn a_level_places_instances_with_overrides() {
     )
     .unwrap_err()
     .to_string();
-    assert!(err.starts_with("instances[0].components[0].data.x"), "{err}");
-    let err = ecs_core::Level::from_json(r#"{"instances": [{"extend": "barrel"}]}"#, &library).unwrap_err().to_string();
-    assert!(err.starts_with("instances[0].extend: no blueprint is tagged `barrel`"), "{err}");
+    assert!(
+        err.starts_with("instances[0].components[0].data.x"),
+        "{err}"
+    );
+    let err = ecs_core::Level::from_json(r#"{"instances": [{"extend": "barrel"}]}"#, &library)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("instances[0].extend: no blueprint is tagged `barrel`"),
+        "{err}"
+    );
 }

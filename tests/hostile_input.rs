@@ -567,7 +567,11 @@ fn saved_world_structure_errors_are_typed() {
 fn binary_snapshot() -> Vec<u8> {
     let mut world = World::new();
     let a = world.spawn_named("a");
-    world.entity_mut(a).unwrap().add(Model { mesh: "m".into() }).unwrap();
+    world
+        .entity_mut(a)
+        .unwrap()
+        .add(Model { mesh: "m".into() })
+        .unwrap();
     world.entity_mut(a).unwrap().add(Tag("t".into())).unwrap();
     let b = world.spawn_with((Transform { x: 1.5, y: -2.0 },)).unwrap();
     world.set_parent(b, a).unwrap();
@@ -700,20 +704,37 @@ fn a_variant_cycle_names_its_chain_and_a_deep_chain_resolves() {
     std::fs::write(dir.join("a.json"), r#"{"extend": "b", "components": []}"#).unwrap();
     std::fs::write(dir.join("b.json"), r#"{"extend": "c", "components": []}"#).unwrap();
     std::fs::write(dir.join("c.json"), r#"{"extend": "a", "components": []}"#).unwrap();
-    let err = ecs_core::BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
-    assert!(err.contains("variants form a cycle: a extends b extends c extends a"), "{err}");
+    let err = ecs_core::BlueprintLibrary::load_dir(&dir)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("variants form a cycle: a extends b extends c extends a"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 
     // 5,000 levels: no recursion on the chain.
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("v0.json"), r#"{"components": [{"type": "Transform", "data": {"x": 0}}]}"#).unwrap();
+    std::fs::write(
+        dir.join("v0.json"),
+        r#"{"components": [{"type": "Transform", "data": {"x": 0}}]}"#,
+    )
+    .unwrap();
     for i in 1..5_000 {
-        let json = format!(r#"{{"extend": "v{}", "components": [{{"type": "Transform", "data": {{"y": {i}}}}}]}}"#, i - 1);
+        let json = format!(
+            r#"{{"extend": "v{}", "components": [{{"type": "Transform", "data": {{"y": {i}}}}}]}}"#,
+            i - 1
+        );
         std::fs::write(dir.join(format!("v{i}.json")), json).unwrap();
     }
     let library = ecs_core::BlueprintLibrary::load_dir(&dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     let mut world = World::new();
-    let id = world.spawn_blueprint(library.get("v4999").unwrap()).unwrap();
-    assert_eq!(world.entity(id).unwrap().get::<Transform>(), Some(&Transform { x: 0.0, y: 4999.0 }));
+    let id = world
+        .spawn_blueprint(library.get("v4999").unwrap())
+        .unwrap();
+    assert_eq!(
+        world.entity(id).unwrap().get::<Transform>(),
+        Some(&Transform { x: 0.0, y: 4999.0 })
+    );
 }

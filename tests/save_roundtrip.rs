@@ -216,7 +216,13 @@ struct Rich {
 fn rich() -> impl Strategy<Value = Rich> {
     (
         entity(),
-        prop::collection::vec((prop::option::of(0usize..30), prop::collection::vec(0usize..30, 0..3)), 0..3),
+        prop::collection::vec(
+            (
+                prop::option::of(0usize..30),
+                prop::collection::vec(0usize..30, 0..3),
+            ),
+            0..3,
+        ),
         prop::collection::vec(any::<bool>(), 2),
         any::<bool>(),
         prop::option::of("[a-c]"),
@@ -227,7 +233,13 @@ fn rich() -> impl Strategy<Value = Rich> {
             if shared.is_some() {
                 base.name = shared;
             }
-            Rich { base, targets, behaviours, enemy, rename }
+            Rich {
+                base,
+                targets,
+                behaviours,
+                enemy,
+                rename,
+            }
         })
 }
 
@@ -311,27 +323,49 @@ fn describe_plain(world: &World) -> Vec<String> {
 }
 
 fn check_format(world: &World, format: SaveFormat) -> Result<(), TestCaseError> {
-    let options = SaveOptions { format, ..SaveOptions::default() };
+    let options = SaveOptions {
+        format,
+        ..SaveOptions::default()
+    };
     let saved = world.save(options).unwrap();
     let loaded = World::load(&saved).unwrap();
     let again = loaded.world.save(options).unwrap();
-    prop_assert!(again == saved, "{format:?}: saving the loaded world gives other bytes");
+    prop_assert!(
+        again == saved,
+        "{format:?}: saving the loaded world gives other bytes"
+    );
     let (old, new) = (world, &loaded.world);
     prop_assert_eq!(describe_plain(new), describe_plain(old));
     // Every reference names the same entity as before.
     let by_old = loaded.ids.by_old(&old.save_order());
     for (&was, &now) in &by_old {
-        let before: Vec<Target> = old.entity(was).unwrap().get_all::<Target>().cloned().collect();
-        let after: Vec<Target> = new.entity(now).unwrap().get_all::<Target>().cloned().collect();
+        let before: Vec<Target> = old
+            .entity(was)
+            .unwrap()
+            .get_all::<Target>()
+            .cloned()
+            .collect();
+        let after: Vec<Target> = new
+            .entity(now)
+            .unwrap()
+            .get_all::<Target>()
+            .cloned()
+            .collect();
         let mapped: Vec<Target> = before
             .iter()
-            .map(|t| Target { one: t.one.map(|e| by_old[&e]), many: t.many.iter().map(|e| by_old[e]).collect() })
+            .map(|t| Target {
+                one: t.one.map(|e| by_old[&e]),
+                many: t.many.iter().map(|e| by_old[e]).collect(),
+            })
             .collect();
         prop_assert_eq!(after, mapped);
     }
     // Shared names: the same entity answers first, and all in order.
     for name in ["a", "b", "c"] {
-        prop_assert_eq!(new.find_by_name(name), old.find_by_name(name).map(|e| by_old[&e]));
+        prop_assert_eq!(
+            new.find_by_name(name),
+            old.find_by_name(name).map(|e| by_old[&e])
+        );
         let all: Vec<EntityId> = old.find_all_by_name(name).map(|e| by_old[&e]).collect();
         prop_assert_eq!(new.find_all_by_name(name).collect::<Vec<_>>(), all);
     }
@@ -366,7 +400,10 @@ fn a_reference_to_an_unsaved_entity_is_refused_or_nulled() {
     world
         .entity_mut(keep)
         .unwrap()
-        .add(Target { one: Some(gone), many: vec![] })
+        .add(Target {
+            one: Some(gone),
+            many: vec![],
+        })
         .unwrap();
     world.despawn(gone).unwrap();
     match world.save_json() {
@@ -377,10 +414,16 @@ fn a_reference_to_an_unsaved_entity_is_refused_or_nulled() {
         other => panic!("expected a dangling reference, got {other:?}"),
     }
     for format in [SaveFormat::Json, SaveFormat::Binary] {
-        let options = SaveOptions { format, dangling: Dangling::Null };
+        let options = SaveOptions {
+            format,
+            dangling: Dangling::Null,
+        };
         let loaded = World::load(&world.save(options).unwrap()).unwrap().world;
         let keep = loaded.find_by_name("keep").unwrap();
-        assert_eq!(loaded.entity(keep).unwrap().get::<Target>().unwrap().one, None);
+        assert_eq!(
+            loaded.entity(keep).unwrap().get::<Target>().unwrap().one,
+            None
+        );
     }
 }
 
@@ -388,15 +431,30 @@ fn a_reference_to_an_unsaved_entity_is_refused_or_nulled() {
 fn a_reference_past_the_last_entity_is_a_typed_error() {
     let mut world = World::new();
     let a = world.spawn();
-    world.entity_mut(a).unwrap().add(Target { one: Some(a), many: vec![a] }).unwrap();
+    world
+        .entity_mut(a)
+        .unwrap()
+        .add(Target {
+            one: Some(a),
+            many: vec![a],
+        })
+        .unwrap();
     let json = world.save_json().unwrap();
     assert!(json.contains(r#""data":{"one":0,"many":[0]}"#), "{json}");
     let bad = json.replace(r#""many":[0]"#, r#""many":[7]"#);
     match World::load_json(&bad) {
-        Err(Error::UnknownEntity { path, saved, count, .. }) => {
-            assert_eq!((path.as_str(), saved, count), ("entities[0].components[0].data", 7, 1));
+        Err(Error::UnknownEntity {
+            path, saved, count, ..
+        }) => {
+            assert_eq!(
+                (path.as_str(), saved, count),
+                ("entities[0].components[0].data", 7, 1)
+            );
         }
-        other => panic!("expected an unknown entity, got {:?}", other.map(|w| w.len())),
+        other => panic!(
+            "expected an unknown entity, got {:?}",
+            other.map(|w| w.len())
+        ),
     }
     // Outside a load an id does not read: it would name nothing.
     assert!(serde_json::from_str::<EntityId>("0").is_err());
@@ -406,18 +464,33 @@ fn a_reference_past_the_last_entity_is_a_typed_error() {
 fn non_finite_floats_round_trip_where_the_format_can_hold_them() {
     let mut world = World::new();
     let e = world.spawn();
-    world.entity_mut(e).unwrap().add(Transform { x: f32::INFINITY, y: f32::NEG_INFINITY }).unwrap();
+    world
+        .entity_mut(e)
+        .unwrap()
+        .add(Transform {
+            x: f32::INFINITY,
+            y: f32::NEG_INFINITY,
+        })
+        .unwrap();
     // JSON writes an f32 infinity as 1e+39, which reads back as infinity.
     let json = world.save_json().unwrap();
     assert!(json.contains(r#"{"x":1e+39,"y":-1e+39}"#), "{json}");
     let loaded = World::load_json(&json).unwrap();
     assert_eq!(loaded.save_json().unwrap(), json);
     // NaN: JSON cannot hold it, the binary format can.
-    world.entity_mut(e).unwrap().get_mut::<Transform>().unwrap().x = f32::NAN;
+    world
+        .entity_mut(e)
+        .unwrap()
+        .get_mut::<Transform>()
+        .unwrap()
+        .x = f32::NAN;
     match world.save_json() {
         Err(Error::Data { path, message }) => {
             assert_eq!(path, "entities[0].components[0].data");
-            assert!(message.contains("NaN cannot be written as JSON"), "{message}");
+            assert!(
+                message.contains("NaN cannot be written as JSON"),
+                "{message}"
+            );
         }
         other => panic!("expected a data error, got {other:?}"),
     }
@@ -432,7 +505,10 @@ fn older_and_newer_files() {
     let v1 = r#"{"entities":[{"children":[],"components":[{"data":{"x":1.0,"y":2.0},"enabled":true,"type":"Transform"}],"enabled":true,"id":0,"killed":false,"layers":1,"name":"a"}],"format":"ecs-core/world","version":1}"#;
     let world = World::load_json(v1).unwrap();
     let a = world.find_by_name("a").unwrap();
-    assert_eq!(world.entity(a).unwrap().get::<Transform>(), Some(&Transform { x: 1.0, y: 2.0 }));
+    assert_eq!(
+        world.entity(a).unwrap().get::<Transform>(),
+        Some(&Transform { x: 1.0, y: 2.0 })
+    );
     // A newer one is refused, naming the version.
     let v3 = v1.replace(r#""version":1"#, r#""version":3"#);
     let err = World::load_json(&v3).err().unwrap().to_string();

@@ -859,7 +859,9 @@ fn bench_save_load(c: &mut Criterion) {
         binary.len(),
         rows_binary.len()
     );
-    group.bench_function("ours_save_json", |b| b.iter(|| black_box(world.save_json().unwrap())));
+    group.bench_function("ours_save_json", |b| {
+        b.iter(|| black_box(world.save_json().unwrap()))
+    });
     group.bench_function("serde_save_json", |b| {
         b.iter(|| black_box(serde_json::to_vec(black_box(&rows)).unwrap()))
     });
@@ -867,7 +869,9 @@ fn bench_save_load(c: &mut Criterion) {
         b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(json.as_bytes())).unwrap()))
     });
     group.bench_function("serde_load_json", |b| {
-        b.iter_with_large_drop(|| black_box(serde_json::from_slice::<Vec<Row>>(black_box(&rows_json)).unwrap()))
+        b.iter_with_large_drop(|| {
+            black_box(serde_json::from_slice::<Vec<Row>>(black_box(&rows_json)).unwrap())
+        })
     });
     group.bench_function("ours_save_binary", |b| {
         b.iter(|| black_box(world.save_binary().unwrap()))
@@ -888,7 +892,9 @@ fn bench_save_load(c: &mut Criterion) {
         )
     });
     group.bench_function("rmp_load", |b| {
-        b.iter_with_large_drop(|| black_box(rmp_serde::from_slice::<Vec<Row>>(black_box(&rows_binary)).unwrap()))
+        b.iter_with_large_drop(|| {
+            black_box(rmp_serde::from_slice::<Vec<Row>>(black_box(&rows_binary)).unwrap())
+        })
     });
     group.finish();
 }

@@ -748,11 +748,25 @@ pub mod save_load {
     fn values(i: usize) -> (SlPosition, SlVelocity, SlHealth, SlSprite, Option<u32>) {
         let f = i as f32 * 0.37;
         (
-            SlPosition { x: f, y: f * 2.0, z: -f },
-            SlVelocity { x: 0.1, y: f / 3.0, z: 1.0 },
-            SlHealth { hp: (i % 100) as u32, max: 100 },
-            SlSprite { texture: format!("sprites/unit{}.png", i % 7), visible: i % 2 == 0 },
-            (i % 3 == 0).then_some(((i * 7) % super::N_ENTITIES) as u32),
+            SlPosition {
+                x: f,
+                y: f * 2.0,
+                z: -f,
+            },
+            SlVelocity {
+                x: 0.1,
+                y: f / 3.0,
+                z: 1.0,
+            },
+            SlHealth {
+                hp: (i % 100) as u32,
+                max: 100,
+            },
+            SlSprite {
+                texture: format!("sprites/unit{}.png", i % 7),
+                visible: i.is_multiple_of(2),
+            },
+            i.is_multiple_of(3).then_some(((i * 7) % super::N_ENTITIES) as u32),
         )
     }
 
@@ -770,7 +784,9 @@ pub mod save_load {
         }
         for (i, &id) in ids.iter().enumerate() {
             let (p, v, h, s, t) = values(i);
-            let target = SlTarget { entity: t.map(|t| ids[t as usize % n]) };
+            let target = SlTarget {
+                entity: t.map(|t| ids[t as usize % n]),
+            };
             let mut e = world.entity_mut(id).unwrap();
             e.add(p).unwrap();
             e.add(v).unwrap();
@@ -805,7 +821,11 @@ pub mod save_load {
         }
         for (r, &id) in rows.iter().zip(&ids) {
             if let Some(t) = r.target.entity {
-                w.entity_mut(id).unwrap().get_mut::<SlTarget>().unwrap().entity = Some(ids[t as usize]);
+                w.entity_mut(id)
+                    .unwrap()
+                    .get_mut::<SlTarget>()
+                    .unwrap()
+                    .entity = Some(ids[t as usize]);
             }
         }
         w
@@ -823,7 +843,9 @@ pub mod save_load {
                     velocity,
                     health,
                     sprite,
-                    target: RowTarget { entity: t.map(|t| t % n as u32) },
+                    target: RowTarget {
+                        entity: t.map(|t| t % n as u32),
+                    },
                 }
             })
             .collect()

@@ -46,7 +46,9 @@ fn main() {
     let old = SlHealth { hp: 3, max: 9 };
     let reads = |ok: bool| if ok { "reads" } else { "fails" };
     let loose = vec![Loose::Number(1), Loose::Text("a".into())];
-    println!("| format | bytes | write | read | old bytes after a field is added | untagged enum |");
+    println!(
+        "| format | bytes | write | read | old bytes after a field is added | untagged enum |"
+    );
     println!("|---|---:|---:|---:|---|---|");
     let json = serde_json::to_vec(&rows).unwrap();
     println!(
@@ -55,7 +57,10 @@ fn main() {
         best(|| serde_json::to_vec(&rows).unwrap()),
         best(|| serde_json::from_slice::<Vec<Row>>(&json).unwrap()),
         reads(serde_json::from_slice::<HealthV2>(&serde_json::to_vec(&old).unwrap()).is_ok()),
-        reads(serde_json::from_slice::<Vec<Loose>>(&serde_json::to_vec(&loose).unwrap()).is_ok_and(|l| l == loose))
+        reads(
+            serde_json::from_slice::<Vec<Loose>>(&serde_json::to_vec(&loose).unwrap())
+                .is_ok_and(|l| l == loose)
+        )
     );
     let pc = postcard::to_allocvec(&rows).unwrap();
     println!(
@@ -63,8 +68,14 @@ fn main() {
         pc.len(),
         best(|| postcard::to_allocvec(&rows).unwrap()),
         best(|| postcard::from_bytes::<Vec<Row>>(&pc).unwrap()),
-        reads(postcard::from_bytes::<HealthV2>(&postcard::to_allocvec(&old).unwrap()).is_ok_and(|h| h.max == 9)),
-        reads(postcard::from_bytes::<Vec<Loose>>(&postcard::to_allocvec(&loose).unwrap()).is_ok_and(|l| l == loose))
+        reads(
+            postcard::from_bytes::<HealthV2>(&postcard::to_allocvec(&old).unwrap())
+                .is_ok_and(|h| h.max == 9)
+        ),
+        reads(
+            postcard::from_bytes::<Vec<Loose>>(&postcard::to_allocvec(&loose).unwrap())
+                .is_ok_and(|l| l == loose)
+        )
     );
     let rm = rmp_serde::to_vec(&rows).unwrap();
     println!(
@@ -73,7 +84,10 @@ fn main() {
         best(|| rmp_serde::to_vec(&rows).unwrap()),
         best(|| rmp_serde::from_slice::<Vec<Row>>(&rm).unwrap()),
         reads(rmp_serde::from_slice::<HealthV2>(&rmp_serde::to_vec(&old).unwrap()).is_ok()),
-        reads(rmp_serde::from_slice::<Vec<Loose>>(&rmp_serde::to_vec(&loose).unwrap()).is_ok_and(|l| l == loose))
+        reads(
+            rmp_serde::from_slice::<Vec<Loose>>(&rmp_serde::to_vec(&loose).unwrap())
+                .is_ok_and(|l| l == loose)
+        )
     );
     let rn = rmp_serde::to_vec_named(&rows).unwrap();
     println!(
@@ -82,7 +96,10 @@ fn main() {
         best(|| rmp_serde::to_vec_named(&rows).unwrap()),
         best(|| rmp_serde::from_slice::<Vec<Row>>(&rn).unwrap()),
         reads(rmp_serde::from_slice::<HealthV2>(&rmp_serde::to_vec_named(&old).unwrap()).is_ok()),
-        reads(rmp_serde::from_slice::<Vec<Loose>>(&rmp_serde::to_vec_named(&loose).unwrap()).is_ok_and(|l| l == loose))
+        reads(
+            rmp_serde::from_slice::<Vec<Loose>>(&rmp_serde::to_vec_named(&loose).unwrap())
+                .is_ok_and(|l| l == loose)
+        )
     );
     let cbor = |v: &dyn erased::Ser| v.cbor();
     let cb = cbor(&rows);

@@ -156,8 +156,10 @@ fn main() {
         "update_ctx" => {
             // update, the sibling looked up through `ctx.get_mut`.
             let mut w = World::new();
-            w.spawn_batch((0..N_ENTITIES).map(|_| (Position([0.0; 3]), CtxMover([1.0, 0.5, 0.25]))))
-                .unwrap();
+            w.spawn_batch(
+                (0..N_ENTITIES).map(|_| (Position([0.0; 3]), CtxMover([1.0, 0.5, 0.25]))),
+            )
+            .unwrap();
             for _ in 0..reps {
                 black_box(w.update(black_box(0.016)));
             }
@@ -278,7 +280,10 @@ fn main() {
                 let w = build_from(rows.clone());
                 kept.push(w);
             }
-            eprintln!("build: {:.2} ms per run", start.elapsed().as_secs_f64() * 1e3 / reps as f64);
+            eprintln!(
+                "build: {:.2} ms per run",
+                start.elapsed().as_secs_f64() * 1e3 / reps as f64
+            );
         }
         "load_json" | "load_binary" | "save_json" | "save_binary" => {
             let w = save_load::world(N_ENTITIES);
@@ -297,7 +302,10 @@ fn main() {
                     _ => kept.push(black_box(World::load(black_box(&saved)).unwrap())),
                 }
             }
-            eprintln!("{scenario}: {:.2} ms per run", start.elapsed().as_secs_f64() * 1e3 / reps as f64);
+            eprintln!(
+                "{scenario}: {:.2} ms per run",
+                start.elapsed().as_secs_f64() * 1e3 / reps as f64
+            );
             drop(kept);
         }
         other => panic!("unknown scenario {other}"),

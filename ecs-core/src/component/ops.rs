@@ -22,10 +22,10 @@ pub(crate) type BoxedComponent = Box<dyn Any + Send + Sync>;
 /// Copies one stored component into a box.
 pub(crate) type CloneFn = fn(&World, CompRef) -> BoxedComponent;
 /// Writes one stored value as JSON, compact or pretty (see [`Fmt`]).
-pub(crate) type JsonWriteFn =
-    fn(Stored<'_>, &mut Vec<u8>, Fmt) -> Result<(), serde_json::Error>;
+pub(crate) type JsonWriteFn = fn(Stored<'_>, &mut Vec<u8>, Fmt) -> Result<(), serde_json::Error>;
 /// Writes one stored value as MessagePack.
-pub(crate) type BinaryWriteFn = fn(Stored<'_>, &mut Vec<u8>) -> Result<(), rmp_serde::encode::Error>;
+pub(crate) type BinaryWriteFn =
+    fn(Stored<'_>, &mut Vec<u8>) -> Result<(), rmp_serde::encode::Error>;
 /// Reads one value from the JSON at the start of the input; returns it and
 /// how many bytes it took.
 pub(crate) type JsonReadFn = fn(&[u8]) -> Result<(BoxedComponent, usize), serde_json::Error>;

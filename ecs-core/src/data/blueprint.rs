@@ -622,7 +622,10 @@ impl World {
                         count: per_tree,
                         seen: false,
                     };
-                    with_context(context, || self.spawn_resolved(&resolved, None, &mut created)).0?
+                    with_context(context, || {
+                        self.spawn_resolved(&resolved, None, &mut created)
+                    })
+                    .0?
                 } else {
                     self.spawn_resolved(&resolved, None, &mut created)?
                 };
@@ -760,7 +763,11 @@ impl BlueprintLibrary {
                 .file_stem()
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
             let tag = blueprint.tag.get_or_insert(stem).clone();
-            if library.raw.insert(tag.clone(), (blueprint, Some(shown.clone()))).is_some() {
+            if library
+                .raw
+                .insert(tag.clone(), (blueprint, Some(shown.clone())))
+                .is_some()
+            {
                 return Err(data_error(
                     &shown,
                     format!("a second blueprint tagged `{tag}`; tags must be unique"),

@@ -58,7 +58,11 @@ impl Formatter for Fmt {
     }
 
     #[inline]
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         if !first {
             w.write_all(b",")?;
         }
@@ -91,7 +95,11 @@ impl Formatter for Fmt {
     }
 
     #[inline]
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.begin_array_value(w, first)
     }
 
@@ -209,7 +217,11 @@ fn f64_json<S: Serializer>(s: S, v: f64) -> Result<S::Ok, S::Error> {
     if v.is_finite() {
         s.serialize_f64(v)
     } else {
-        let what = if v.is_nan() { "NaN" } else { "an infinite `f64`" };
+        let what = if v.is_nan() {
+            "NaN"
+        } else {
+            "an infinite `f64`"
+        };
         Err(ser::Error::custom(format!(
             "{what} {NOT_JSON} (it would read back as null); save it with the binary format, or keep it out of saved components"
         )))
@@ -446,7 +458,10 @@ impl<'a> JsonIn<'a> {
             Some(b) if b.is_ascii_graphic() => format!("`{}`", *b as char),
             Some(b) => format!("byte 0x{b:02x}"),
         };
-        Err(format!("expected {what}, found {found} at {}", self.where_(self.pos)))
+        Err(format!(
+            "expected {what}, found {found} at {}",
+            self.where_(self.pos)
+        ))
     }
 
     #[inline]
@@ -506,7 +521,10 @@ impl<'a> JsonIn<'a> {
     fn raw_string(&mut self) -> Result<Result<&'a [u8], usize>, String> {
         let start = self.pos;
         let body = &self.bytes[start + 1..];
-        match body.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+        match body
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        {
             Some(end) if body[end] == b'"' => {
                 self.pos = start + 1 + end + 1;
                 Ok(Ok(&body[..end]))
@@ -585,7 +603,10 @@ impl<'a> JsonIn<'a> {
         let start = self.pos;
         let mut n: u64 = 0;
         while let Some(&b @ b'0'..=b'9') = self.bytes.get(self.pos) {
-            n = match n.checked_mul(10).and_then(|n| n.checked_add(u64::from(b - b'0'))) {
+            n = match n
+                .checked_mul(10)
+                .and_then(|n| n.checked_add(u64::from(b - b'0')))
+            {
                 Some(n) => n,
                 None => {
                     self.pos = start;
@@ -595,7 +616,10 @@ impl<'a> JsonIn<'a> {
             self.pos += 1;
         }
         let digits = self.pos - start;
-        let ends = !matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E' | b'0'..=b'9'));
+        let ends = !matches!(
+            self.bytes.get(self.pos),
+            Some(b'.' | b'e' | b'E' | b'0'..=b'9')
+        );
         if digits == 0 || !ends || (digits > 1 && self.bytes[start] == b'0') {
             self.pos = start;
             return self.fail(what);
@@ -738,7 +762,7 @@ pub(crate) mod mp {
         out.len()
     }
 
-    pub fn end_bin(out: &mut Vec<u8>, start: usize) {
+    pub fn end_bin(out: &mut [u8], start: usize) {
         let len = (out.len() - start) as u32;
         out[start - 4..start].copy_from_slice(&len.to_be_bytes());
     }

@@ -107,7 +107,11 @@ impl IdMap {
     /// [`World::save_order`](crate::World::save_order) (taken before it
     /// changed): for a program that kept ids across a save and a load.
     pub fn by_old(&self, old_order: &[EntityId]) -> std::collections::HashMap<EntityId, EntityId> {
-        old_order.iter().copied().zip(self.new.iter().copied()).collect()
+        old_order
+            .iter()
+            .copied()
+            .zip(self.new.iter().copied())
+            .collect()
     }
 }
 
@@ -202,7 +206,9 @@ impl Serialize for EntityId {
                 let saved = (self.world == *tag)
                     .then(|| by_slot.get(self.index.index()))
                     .flatten()
-                    .filter(|&&(generation, saved)| generation == self.generation && saved != u32::MAX)
+                    .filter(|&&(generation, saved)| {
+                        generation == self.generation && saved != u32::MAX
+                    })
                     .map(|&(_, saved)| saved);
                 match (saved, *dangling) {
                     (Some(saved), _) => Out::Saved(saved),

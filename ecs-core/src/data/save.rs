@@ -207,7 +207,14 @@ impl World {
             .saved_id
             .iter()
             .enumerate()
-            .map(|(slot, &saved)| (self.entities().slot(crate::entity::EntityIndex::from_index(slot)).generation, saved))
+            .map(|(slot, &saved)| {
+                (
+                    self.entities()
+                        .slot(crate::entity::EntityIndex::from_index(slot))
+                        .generation,
+                    saved,
+                )
+            })
             .collect();
         RefContext::Save {
             tag: self.entities().tag(),
@@ -552,9 +559,8 @@ impl World {
             mp::array(&mut out, 2);
             mp::string(&mut out, name);
             let start = mp::begin_bin(&mut out);
-            (fns.binary)(self.resource_value(ty), &mut out).map_err(|e| {
-                Self::write_error(format!("resources[{i}].data"), e.to_string())
-            })?;
+            (fns.binary)(self.resource_value(ty), &mut out)
+                .map_err(|e| Self::write_error(format!("resources[{i}].data"), e.to_string()))?;
             mp::end_bin(&mut out, start);
         }
         match &plan.name_order {
@@ -594,7 +600,10 @@ impl World {
                 None => mp::nil(&mut out),
             }
             let slot = self.slot(id.index);
-            mp::uint(&mut out, u64::from(slot.disabled) | u64::from(slot.killed) << 1);
+            mp::uint(
+                &mut out,
+                u64::from(slot.disabled) | u64::from(slot.killed) << 1,
+            );
             mp::uint(&mut out, u64::from(self.layers_of(id.index)));
             let children = self.hierarchy().children(id.index);
             mp::array(&mut out, children.len());
@@ -602,11 +611,17 @@ impl World {
                 mp::uint(&mut out, u64::from(plan.saved_id[child.index()]));
             }
             saved.clear();
-            saved.extend(self.comps(id.index).filter(|c| !self.vtable(c.ty).transient));
+            saved.extend(
+                self.comps(id.index)
+                    .filter(|c| !self.vtable(c.ty).transient),
+            );
             mp::array(&mut out, saved.len());
             for c in &saved {
                 let (_, enabled) = self.instance_of(*c);
-                mp::uint(&mut out, u64::from(type_at[c.ty.index()] - 1) << 1 | u64::from(!enabled));
+                mp::uint(
+                    &mut out,
+                    u64::from(type_at[c.ty.index()] - 1) << 1 | u64::from(!enabled),
+                );
             }
             mp::array(&mut out, saved.len());
             for (k, &c) in saved.iter().enumerate() {
@@ -661,10 +676,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn load(bytes: &[u8]) -> Result<Loaded, Error> {
-        let first = bytes
-            .iter()
-            .find(|b| !b" \t\r\n".contains(b))
-            .copied();
+        let first = bytes.iter().find(|b| !b" \t\r\n".contains(b)).copied();
         match first {
             Some(b'{') => Self::load_json_bytes(bytes),
             Some(0x90..=0x9f | 0xdc | 0xdd) => Self::load_binary_bytes(bytes),
@@ -864,7 +876,13 @@ impl File {
     }
 
     /// Ends entity `i`, whose component types are in `self.types`.
-    fn finish_entity(&mut self, world: &mut World, mut entity: LoadedEntity, children: Vec<u32>, i: usize) -> Result<(), Error> {
+    fn finish_entity(
+        &mut self,
+        world: &mut World,
+        mut entity: LoadedEntity,
+        children: Vec<u32>,
+        i: usize,
+    ) -> Result<(), Error> {
         entity.table = self.table_of(world, i)?;
         entity.len = self.types.len();
         self.types.clear();
@@ -959,7 +977,9 @@ impl File {
                 let mut seen = vec![false; n];
                 for (k, &saved) in order.iter().enumerate() {
                     let ok = usize::try_from(saved).ok().filter(|&s| {
-                        s < n && self.entities[s].name.is_some() && !std::mem::replace(&mut seen[s], true)
+                        s < n
+                            && self.entities[s].name.is_some()
+                            && !std::mem::replace(&mut seen[s], true)
                     });
                     if ok.is_none() {
                         return Err(bad(
@@ -990,7 +1010,12 @@ impl File {
     }
 }
 
-fn update_order_entry(world: &mut World, name: &str, path: &str, order: &mut Vec<TypeIdx>) -> Result<(), Error> {
+fn update_order_entry(
+    world: &mut World,
+    name: &str,
+    path: &str,
+    order: &mut Vec<TypeIdx>,
+) -> Result<(), Error> {
     let ty = component_type(name)
         .map_err(|e| bad(path, e.to_string()))?
         .register(world);
@@ -1003,10 +1028,25 @@ fn update_order_entry(world: &mut World, name: &str, path: &str, order: &mut Vec
     Ok(())
 }
 
-fn resource_entry(name: &str, path: &str) -> Result<(TypeId, crate::component::ops::JsonReadFn, crate::component::ops::BinaryReadFn), Error> {
+fn resource_entry(
+    name: &str,
+    path: &str,
+) -> Result<
+    (
+        TypeId,
+        crate::component::ops::JsonReadFn,
+        crate::component::ops::BinaryReadFn,
+    ),
+    Error,
+> {
     let found = component_type(name).map_err(|e| bad(format!("{path}.type"), e.to_string()))?;
     let fns = found.ops().deserialize.ok_or_else(|| {
-        bad(path, format!("`{name}` cannot be read from data: it does not implement `serde::Deserialize`"))
+        bad(
+            path,
+            format!(
+                "`{name}` cannot be read from data: it does not implement `serde::Deserialize`"
+            ),
+        )
     })?;
     Ok((found.type_id(), fns.json, fns.binary))
 }
@@ -1023,7 +1063,8 @@ fn read_json(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
     file.entities.reserve(bytes.len() / 100);
     file.children.reserve(bytes.len() / 100);
     let mut known: Vec<(Vec<u8>, Known)> = Vec::new();
-    r.begin_object().map_err(|m| at("(root)", format!("not a saved world: {m}")))?;
+    r.begin_object()
+        .map_err(|m| at("(root)", format!("not a saved world: {m}")))?;
     let mut first = true;
     let mut seen_entities = false;
     while let Some(key) = r.next_key(&mut first).map_err(|m| at("(root)", m))? {
@@ -1109,7 +1150,13 @@ fn read_json(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
     }
     r.ws();
     if r.pos != bytes.len() {
-        return Err(bad("(root)", format!("unexpected text after the saved world at {}", r.where_(r.pos))));
+        return Err(bad(
+            "(root)",
+            format!(
+                "unexpected text after the saved world at {}",
+                r.where_(r.pos)
+            ),
+        ));
     }
     file.check_header()?;
     if !seen_entities {
@@ -1211,19 +1258,26 @@ fn read_json_component(
     while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path(), m))? {
         match &*key {
             b"type" => {
-                let name = r.string_bytes().map_err(|m| bad(format!("{}.type", path()), m))?;
+                let name = r
+                    .string_bytes()
+                    .map_err(|m| bad(format!("{}.type", path()), m))?;
                 kind = Some(match known.iter().find(|(n, _)| **n == *name) {
                     Some(&(_, found)) => found,
                     None => {
-                        let text = std::str::from_utf8(&name)
-                            .map_err(|_| bad(format!("{}.type", path()), "expected a UTF-8 type name"))?;
+                        let text = std::str::from_utf8(&name).map_err(|_| {
+                            bad(format!("{}.type", path()), "expected a UTF-8 type name")
+                        })?;
                         let found = resolve_type(world, text, &path())?;
                         known.push((name.into_owned(), found));
                         found
                     }
                 });
             }
-            b"enabled" => enabled = r.bool().map_err(|m| bad(format!("{}.enabled", path()), m))?,
+            b"enabled" => {
+                enabled = r
+                    .bool()
+                    .map_err(|m| bad(format!("{}.enabled", path()), m))?
+            }
             b"data" => {
                 let start = r.pos;
                 match kind {
@@ -1231,7 +1285,8 @@ fn read_json_component(
                     // Written by a tool that sorts keys: read once the
                     // type is known.
                     None => {
-                        r.skip_value().map_err(|m| bad(format!("{}.data", path()), m))?;
+                        r.skip_value()
+                            .map_err(|m| bad(format!("{}.data", path()), m))?;
                         late = Some(start);
                     }
                 }
@@ -1244,7 +1299,12 @@ fn read_json_component(
             }
         }
     }
-    let kind = kind.ok_or_else(|| bad(path(), "missing `type`: name the component, e.g. \"type\": \"Transform\""))?;
+    let kind = kind.ok_or_else(|| {
+        bad(
+            path(),
+            "missing `type`: name the component, e.g. \"type\": \"Transform\"",
+        )
+    })?;
     if let Some(start) = late {
         let resume = r.pos;
         r.pos = start;
@@ -1258,7 +1318,12 @@ fn read_json_component(
         None => (kind.fns.json)(b"null")
             .or_else(|_| (kind.fns.json)(b"{}"))
             .map(|(v, _)| v)
-            .map_err(|e| bad(format!("{}.data", path()), format!("missing, and the type needs data: {e}")))?,
+            .map_err(|e| {
+                bad(
+                    format!("{}.data", path()),
+                    format!("missing, and the type needs data: {e}"),
+                )
+            })?,
     };
     file.types.push(kind.ty);
     file.values.push((value, enabled));
@@ -1287,7 +1352,13 @@ fn read_json_data(
 /// The error of component data that did not read: with the path inside
 /// the data when the data is well-formed JSON (found by a second, slow
 /// read), else with serde_json's message and the line and column.
-fn json_data_error(r: &mut JsonIn<'_>, start: usize, fns: DeserializeFns, path: &str, error: serde_json::Error) -> Error {
+fn json_data_error(
+    r: &mut JsonIn<'_>,
+    start: usize,
+    fns: DeserializeFns,
+    path: &str,
+    error: serde_json::Error,
+) -> Error {
     let data_path = format!("{path}.data");
     r.pos = start;
     if r.skip_value().is_ok() {
@@ -1333,17 +1404,30 @@ fn check_single_rule(world: &World, types: &[TypeIdx], i: usize) -> Result<(), E
 fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
     let mut r = mp::In::new(bytes);
     let mut file = File::default();
-    let len = r.array("a saved world (an array)").map_err(|m| bad("(root)", m))?;
+    let len = r
+        .array("a saved world (an array)")
+        .map_err(|m| bad("(root)", m))?;
     if len != 7 {
-        return Err(bad("(root)", format!("expected a saved world of 7 parts, found {len}")));
+        return Err(bad(
+            "(root)",
+            format!("expected a saved world of 7 parts, found {len}"),
+        ));
     }
-    file.format = Some(r.string("the format name").map_err(|m| bad("format", m))?.to_owned());
+    file.format = Some(
+        r.string("the format name")
+            .map_err(|m| bad("format", m))?
+            .to_owned(),
+    );
     file.version = Some(r.uint("a version number").map_err(|m| bad("version", m))?);
     file.check_header()?;
-    let n = r.array("the update order").map_err(|m| bad("update_order", m))?;
+    let n = r
+        .array("the update order")
+        .map_err(|m| bad("update_order", m))?;
     for i in 0..n {
         let path = format!("update_order[{i}]");
-        let name = r.string("a behaviour type name").map_err(|m| bad(&path, m))?;
+        let name = r
+            .string("a behaviour type name")
+            .map_err(|m| bad(&path, m))?;
         update_order_entry(world, name, &path, &mut file.update_order)?;
     }
     let n = r.array("the resources").map_err(|m| bad("resources", m))?;
@@ -1352,27 +1436,40 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
         if r.array("a resource").map_err(|m| bad(&path, m))? != 2 {
             return Err(bad(path, "expected [type, data]"));
         }
-        let name = r.string("a type name").map_err(|m| bad(format!("{path}.type"), m))?;
+        let name = r
+            .string("a type name")
+            .map_err(|m| bad(format!("{path}.type"), m))?;
         let (ty, _, read) = resource_entry(name, &path)?;
-        let data = r.bin("the resource's data").map_err(|m| bad(format!("{path}.data"), m))?;
+        let data = r
+            .bin("the resource's data")
+            .map_err(|m| bad(format!("{path}.data"), m))?;
         let before = current_max();
         let value = read(data).map_err(|e| bad(format!("{path}.data"), e.to_string()))?;
         file.note_refs(before, RefAt::Resource(i));
         file.resources.push((ty, value));
     }
     if !r.nil() {
-        let n = r.array("the naming order").map_err(|m| bad("name_order", m))?;
+        let n = r
+            .array("the naming order")
+            .map_err(|m| bad("name_order", m))?;
         let mut order = Vec::with_capacity(n.min(bytes.len()));
         for k in 0..n {
-            order.push(r.uint("a saved id").map_err(|m| bad(format!("name_order[{k}]"), m))?);
+            order.push(
+                r.uint("a saved id")
+                    .map_err(|m| bad(format!("name_order[{k}]"), m))?,
+            );
         }
         file.name_order = Some((order, "name_order".to_owned()));
     }
-    let n = r.array("the component types").map_err(|m| bad("types", m))?;
+    let n = r
+        .array("the component types")
+        .map_err(|m| bad("types", m))?;
     let mut types = Vec::with_capacity(n.min(bytes.len()));
     for t in 0..n {
         let path = format!("types[{t}]");
-        let name = r.string("a component type name").map_err(|m| bad(&path, m))?;
+        let name = r
+            .string("a component type name")
+            .map_err(|m| bad(&path, m))?;
         types.push(resolve_type(world, name, &path)?);
     }
     let n = r.array("the entities").map_err(|m| bad("entities", m))?;
@@ -1384,7 +1481,10 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
     for i in 0..n {
         let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
         if r.array("an entity").map_err(|m| bad(entity_path(i), m))? != 6 {
-            return Err(bad(entity_path(i), "expected [name, flags, layers, children, types, data]"));
+            return Err(bad(
+                entity_path(i),
+                "expected [name, flags, layers, children, types, data]",
+            ));
         }
         let mut entity = LoadedEntity {
             name: None,
@@ -1400,17 +1500,26 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
         }
         let flags = r.uint("the flags").map_err(|m| at("flags", m))?;
         if flags > 3 {
-            return Err(at("flags", "expected 0 to 3 (1: disabled, 2: killed)".into()));
+            return Err(at(
+                "flags",
+                "expected 0 to 3 (1: disabled, 2: killed)".into(),
+            ));
         }
         entity.enabled = flags & 1 == 0;
         entity.killed = flags & 2 != 0;
         let layers = r.uint("a layer mask").map_err(|m| at("layers", m))?;
-        let layers = u32::try_from(layers).map_err(|_| at("layers", "expected a 32-bit layer mask".into()))?;
+        let layers = u32::try_from(layers)
+            .map_err(|_| at("layers", "expected a 32-bit layer mask".into()))?;
         entity.layers = (layers != DEFAULT_LAYERS).then_some(layers);
         let k = r.array("the children").map_err(|m| at("children", m))?;
         let mut children = Vec::with_capacity(k.min(r.rest.len()));
         for c in 0..k {
-            let wrong = |_| at(&format!("children[{c}]"), "expected the id of another entity in this file".into());
+            let wrong = |_| {
+                at(
+                    &format!("children[{c}]"),
+                    "expected the id of another entity in this file".into(),
+                )
+            };
             let child = r.uint("a saved id").map_err(wrong)?;
             children.push(u32::try_from(child).map_err(|_| wrong(String::new()))?);
         }
@@ -1420,14 +1529,27 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
         let mut disabled = 0u64;
         fns.clear();
         for c in 0..k {
-            let t = r.uint("a type index").map_err(|m| at(&format!("types[{c}]"), m))?;
+            let t = r
+                .uint("a type index")
+                .map_err(|m| at(&format!("types[{c}]"), m))?;
             let kind = *usize::try_from(t >> 1)
                 .ok()
                 .and_then(|t| types.get(t))
-                .ok_or_else(|| at(&format!("types[{c}]"), format!("expected an index into the {} types (times two, plus one if disabled)", types.len())))?;
+                .ok_or_else(|| {
+                    at(
+                        &format!("types[{c}]"),
+                        format!(
+                            "expected an index into the {} types (times two, plus one if disabled)",
+                            types.len()
+                        ),
+                    )
+                })?;
             if t & 1 == 1 {
                 if c >= 64 {
-                    return Err(at(&format!("types[{c}]"), "only the first 64 components may be disabled in a snapshot".into()));
+                    return Err(at(
+                        &format!("types[{c}]"),
+                        "only the first 64 components may be disabled in a snapshot".into(),
+                    ));
                 }
                 disabled |= 1 << c;
             }
@@ -1457,8 +1579,10 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
         file.children.push(children);
     }
     if !r.rest.is_empty() {
-        return Err(bad("(root)", format!("{} bytes after the saved world", r.rest.len())));
+        return Err(bad(
+            "(root)",
+            format!("{} bytes after the saved world", r.rest.len()),
+        ));
     }
     Ok(file)
 }
-

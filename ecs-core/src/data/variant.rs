@@ -4,11 +4,11 @@
 
 use serde_json::{Map, Value};
 
+use crate::component::ops::Stored;
 use crate::data::blueprint::{Blueprint, BlueprintLibrary, ComponentSpec};
 use crate::data::catalog::component_type;
 use crate::data::format::Fmt;
 use crate::data::refs::{with_context, RefContext};
-use crate::component::ops::Stored;
 use crate::{EntityId, Error, World};
 
 /// RFC 7396: `patch` applied to `target`. An object patch sets its keys
@@ -165,7 +165,12 @@ impl Blueprint {
     /// ```
     pub fn check(&self) -> Result<(), Error> {
         if let Some(base) = &self.extend {
-            return Err(located(None, self.tag.as_deref(), "extend", format!("a variant of `{base}`: check it in the library that holds both")));
+            return Err(located(
+                None,
+                self.tag.as_deref(),
+                "extend",
+                format!("a variant of `{base}`: check it in the library that holds both"),
+            ));
         }
         let mut copy = self.clone();
         copy.prepare_data()
@@ -300,9 +305,9 @@ impl BlueprintLibrary {
                 let (bp, file) = &raw[t];
                 let mut flat = match bp.extend.as_deref() {
                     None => bp.clone(),
-                    Some(base) => bp
-                        .flatten_onto(&done[base])
-                        .map_err(|(path, message)| located(file.as_deref(), Some(t), &path, message))?,
+                    Some(base) => bp.flatten_onto(&done[base]).map_err(|(path, message)| {
+                        located(file.as_deref(), Some(t), &path, message)
+                    })?,
                 };
                 if flat.tag.is_none() {
                     flat.tag = Some(t.to_owned());
@@ -374,7 +379,10 @@ impl Level {
             .as_object()
             .ok_or_else(|| bad("(root)".into(), "expected a level object".into()))?;
         if let Some(key) = object.keys().find(|k| *k != "instances") {
-            return Err(bad(key.clone(), "unknown field; a level has `instances`".into()));
+            return Err(bad(
+                key.clone(),
+                "unknown field; a level has `instances`".into(),
+            ));
         }
         let list = object
             .get("instances")
@@ -390,10 +398,16 @@ impl Level {
             };
             let variant = Blueprint::parse_top(item).map_err(prefix)?;
             let base_tag = variant.extend.clone().ok_or_else(|| {
-                bad(format!("{here}"), "an instance names its blueprint with `extend`".into())
+                bad(
+                    here.clone(),
+                    "an instance names its blueprint with `extend`".into(),
+                )
             })?;
             let base = library.get(&base_tag).ok_or_else(|| {
-                bad(format!("{here}.extend"), format!("no blueprint is tagged `{base_tag}`"))
+                bad(
+                    format!("{here}.extend"),
+                    format!("no blueprint is tagged `{base_tag}`"),
+                )
             })?;
             let mut flat = variant
                 .flatten_onto(base)

@@ -74,7 +74,12 @@ impl Hierarchy {
     /// Links fresh entities: each of `children` (none linked yet) under
     /// `parent` (which has none yet), in order, with room made once. For
     /// loads, which link whole trees at a time.
-    pub(crate) fn link_fresh(&mut self, parent: EntityIndex, children: &[EntityIndex], slots: usize) {
+    pub(crate) fn link_fresh(
+        &mut self,
+        parent: EntityIndex,
+        children: &[EntityIndex],
+        slots: usize,
+    ) {
         if self.nodes.len() < slots {
             self.nodes.resize_with(slots, Node::default);
         }

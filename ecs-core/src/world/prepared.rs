@@ -52,7 +52,6 @@ pub(crate) struct LoadedEntity {
 pub(crate) enum Requirements {
     /// A copy or a new entity: add what the components require.
     Add,
-
 }
 
 impl World {
@@ -120,7 +119,11 @@ impl World {
     /// order, so entity `p` of the file is slot `p`, generation 0, as the
     /// references read from its data assumed; no names, links or hooks yet
     /// ([`World::finish_loaded`]). Nothing here can fail.
-    pub(crate) fn spawn_loaded(&mut self, entities: &[LoadedEntity], values: Vec<(BoxedComponent, bool)>) {
+    pub(crate) fn spawn_loaded(
+        &mut self,
+        entities: &[LoadedEntity],
+        values: Vec<(BoxedComponent, bool)>,
+    ) {
         debug_assert_eq!(self.entities.slot_count(), 0, "a fresh world");
         self.reserve_entities(entities.len());
         let mut per_table: std::collections::HashMap<crate::entity::TableId, usize> =
@@ -137,7 +140,13 @@ impl World {
             for pos in 0..e.len {
                 let (value, enabled) = values.next().expect("one value per listed component");
                 let place = self.storage.table(e.table).layout()[pos];
-                self.push_boxed(Place { ty: place.ty, seg: place.seg }, value);
+                self.push_boxed(
+                    Place {
+                        ty: place.ty,
+                        seg: place.seg,
+                    },
+                    value,
+                );
                 if !enabled {
                     self.disable_raw(index, pos);
                 }
@@ -195,7 +204,10 @@ impl World {
             Some(order) => order.into_iter().for_each(|at| give(self, at as usize)),
             None => (0..entities.len()).for_each(|at| give(self, at)),
         }
-        if tree_order.iter().any(|&i| !self.comps_plain(created[i as usize].index)) {
+        if tree_order
+            .iter()
+            .any(|&i| !self.comps_plain(created[i as usize].index))
+        {
             let in_tree_order: Vec<EntityId> =
                 tree_order.iter().map(|&i| created[i as usize]).collect();
             self.fire_spawn_hooks(&in_tree_order);
