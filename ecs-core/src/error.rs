@@ -179,18 +179,17 @@ pub enum Error {
         entity: EntityId,
     },
 
-    /// Saved data refers to an entity the file does not hold (a saved id
-    /// past its last entity, or a blueprint local id past its tree).
-    #[error("{path}: refers to entity {saved}, but {what} holds {count} (saved ids are positions, from 0)")]
+    /// A saved world refers to an entity the file does not hold: a saved
+    /// id past its last entity. (In a blueprint, a local id past its tree
+    /// is an [`Error::Data`] at the value that holds it.)
+    #[error("{path}: refers to entity {saved}, but the file holds {count} (saved ids are positions in the file, from 0)")]
     UnknownEntity {
-        /// Where the reference was read (the first such).
+        /// The component data (or resource) holding the largest such id.
         path: String,
         /// The saved id it holds.
         saved: u64,
-        /// How many entities there are.
+        /// How many entities the file holds.
         count: usize,
-        /// "the file" or "the blueprint".
-        what: &'static str,
     },
 
     /// Reading a file failed.

@@ -10,7 +10,13 @@
 //! `id` and `tag` identify the blueprint (a [`BlueprintLibrary`] finds it
 //! by tag); `name` names the spawned entity (default: the tag). Component
 //! `data` is read with the type's `serde::Deserialize`; a missing `data` is
-//! `{}`. An optional `"enabled": false` spawns a component disabled.
+//! `null`, then `{}`, and a type with `Default` (and `Serialize`) may leave
+//! out `data` or any field, which then takes the default's value. An
+//! optional `"enabled": false` spawns a component disabled. An `EntityId`
+//! in the data is a local id: `0` is the blueprint's entity, then its
+//! children depth-first. At the top, `"extend": "tag"` makes a variant and
+//! `"remove": [types]` takes components out of its base (see
+//! [`BlueprintLibrary`] and `variant.rs`).
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
