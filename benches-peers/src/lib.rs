@@ -766,7 +766,8 @@ pub mod save_load {
                 texture: format!("sprites/unit{}.png", i % 7),
                 visible: i.is_multiple_of(2),
             },
-            i.is_multiple_of(3).then_some(((i * 7) % super::N_ENTITIES) as u32),
+            i.is_multiple_of(3)
+                .then_some(((i * 7) % super::N_ENTITIES) as u32),
         )
     }
 

@@ -26,9 +26,12 @@ pub(crate) type JsonWriteFn = fn(Stored<'_>, &mut Vec<u8>, Fmt) -> Result<(), se
 /// Writes one stored value as MessagePack.
 pub(crate) type BinaryWriteFn =
     fn(Stored<'_>, &mut Vec<u8>) -> Result<(), rmp_serde::encode::Error>;
-/// Reads one value from the JSON at the start of the input; returns it and
-/// how many bytes it took.
-pub(crate) type JsonReadFn = fn(&[u8]) -> Result<(BoxedComponent, usize), serde_json::Error>;
+/// Reads one value from the JSON at the start of the input straight onto
+/// the end of segment `seg` of its type's column (type index `ty`),
+/// unchecked: the caller is filling in a new table row. Returns how many
+/// bytes it took.
+pub(crate) type JsonPushFn =
+    fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<usize, serde_json::Error>;
 /// Reads one value from exactly the MessagePack given.
 pub(crate) type BinaryReadFn = fn(&[u8]) -> Result<BoxedComponent, rmp_serde::decode::Error>;
 /// Reads one value from exactly the MessagePack given straight onto the
@@ -93,7 +96,7 @@ pub struct DeserializeFns {
     pub(crate) boxed: DeserializeFn,
     pub(crate) push: DeserializePushFn,
     pub(crate) push_many: DeserializePushManyFn,
-    pub(crate) json: JsonReadFn,
+    pub(crate) json_push: JsonPushFn,
     pub(crate) binary: BinaryReadFn,
     pub(crate) binary_push: BinaryPushFn,
 }
@@ -151,12 +154,18 @@ fn binary_write<T: Component + Serialize>(
     value.get::<T>().serialize(&mut ser)
 }
 
-fn json_read<T: Component + DeserializeOwned>(
+fn json_push<T: Component + DeserializeOwned>(
+    world: &mut World,
+    ty: TypeIdx,
+    seg: SegId,
     input: &[u8],
-) -> Result<(BoxedComponent, usize), serde_json::Error> {
+) -> Result<usize, serde_json::Error> {
     let mut stream = serde_json::Deserializer::from_slice(input).into_iter::<T>();
     match stream.next() {
-        Some(Ok(value)) => Ok((Box::new(value), stream.byte_offset())),
+        Some(Ok(value)) => {
+            world.push_value(Place { ty, seg }, value);
+            Ok(stream.byte_offset())
+        }
         Some(Err(error)) => Err(error),
         None => Err(serde::de::Error::custom("expected a value")),
     }
@@ -345,7 +354,7 @@ capability!(
         boxed: deserialize_boxed::<T>,
         push: deserialize_push::<T>,
         push_many: deserialize_push_many::<T>,
-        json: json_read::<T>,
+        json_push: json_push::<T>,
         binary: binary_read::<T>,
         binary_push: binary_push::<T>,
     }

@@ -48,7 +48,7 @@ use crate::component::ops::{BoxedComponent, DeserializeFns, RowRef, Stored};
 use crate::data::catalog::{component_type, component_type_of};
 use crate::data::format::{mp, JsonIn, JsonOut};
 use crate::data::refs::{self, with_context, Dangling, IdMap, RefContext};
-use crate::entity::{TableId, TypeIdx};
+use crate::entity::{EntityIndex, TableId, TypeIdx};
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::{EntityId, Error, DEFAULT_LAYERS};
@@ -802,8 +802,6 @@ struct File {
     resources: Vec<(TypeId, BoxedComponent)>,
     name_order: Option<(Vec<u64>, String)>,
     entities: Vec<LoadedEntity>,
-    /// Every entity's component values and enabled flags, in file order.
-    values: Vec<(BoxedComponent, bool)>,
     /// Children by saved id, per entity.
     children: Vec<Vec<u32>>,
     /// The largest saved id read so far and where (built into a path only
@@ -813,11 +811,10 @@ struct File {
     types: Vec<TypeIdx>,
     /// Tables whose type list passed the single rule.
     checked: HashSet<TableId>,
+    /// Scratch for the JSON reader's first pass over a component list.
+    listed: Vec<Listed>,
     /// The last table found, with its types.
     last_table: Option<(Vec<TypeIdx>, TableId)>,
-    /// Whether the entities are in the world already (the binary reader
-    /// reads values straight into their columns).
-    spawned: bool,
 }
 
 /// Where a reference was read.
@@ -893,22 +890,6 @@ impl File {
         }
         self.last_table = Some((self.types.clone(), table));
         Ok(table)
-    }
-
-    /// Ends entity `i`, whose component types are in `self.types`.
-    fn finish_entity(
-        &mut self,
-        world: &mut World,
-        mut entity: LoadedEntity,
-        children: Vec<u32>,
-        i: usize,
-    ) -> Result<(), Error> {
-        entity.table = self.table_of(world, i)?;
-        entity.len = self.types.len();
-        self.types.clear();
-        self.entities.push(entity);
-        self.children.push(children);
-        Ok(())
     }
 
     /// Notes where the largest reference so far was read.
@@ -1018,9 +999,6 @@ impl File {
         for (ty, value) in self.resources {
             world.resources_mut().insert_boxed(ty, value);
         }
-        if !self.spawned {
-            world.spawn_loaded(&self.entities, self.values);
-        }
         let ids = world.finish_loaded(&self.entities, &self.children, &tree_order, name_order);
         Ok(Loaded {
             world,
@@ -1053,7 +1031,7 @@ fn resource_entry(
 ) -> Result<
     (
         TypeId,
-        crate::component::ops::JsonReadFn,
+        crate::component::ops::DeserializeFn,
         crate::component::ops::BinaryReadFn,
     ),
     Error,
@@ -1067,7 +1045,7 @@ fn resource_entry(
             ),
         )
     })?;
-    Ok((found.type_id(), fns.json, fns.binary))
+    Ok((found.type_id(), fns.boxed, fns.binary))
 }
 
 // ------------------------------------------------------------ JSON reader
@@ -1076,9 +1054,6 @@ fn read_json(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
     let mut r = JsonIn::new(bytes);
     let at = |path: &str, message: String| bad(path, message);
     let mut file = File::default();
-    // A component takes 20 bytes or more (`{"type":"A","data":0}`): room
-    // for every one up front, so the list is never copied as it grows.
-    file.values.reserve(bytes.len() / 20);
     file.entities.reserve(bytes.len() / 100);
     file.children.reserve(bytes.len() / 100);
     let mut known: Vec<(Vec<u8>, Known)> = Vec::new();
@@ -1130,8 +1105,20 @@ fn read_json(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
                     let resume = r.pos;
                     r.pos = start;
                     let before = current_max();
-                    let (boxed, _) = read(r.rest()).map_err(|e| {
-                        bad(format!("{path}.data"), format!("{e} ({})", r.where_(start)))
+                    // Resources are few: read through a value, which gives
+                    // the path inside the data on error.
+                    let value = serde_json::Deserializer::from_slice(r.rest())
+                        .into_iter::<Value>()
+                        .next()
+                        .unwrap_or_else(|| Err(serde::de::Error::custom("expected a value")))
+                        .map_err(|e| bad(format!("{path}.data"), format!("{e} ({})", r.where_(start))))?;
+                    let boxed = read(&value).map_err(|(inner, message)| {
+                        let at = match inner.as_str() {
+                            "" => format!("{path}.data"),
+                            s if s.starts_with('[') => format!("{path}.data{s}"),
+                            s => format!("{path}.data.{s}"),
+                        };
+                        bad(at, message)
                     })?;
                     file.note_refs(before, RefAt::Resource(i));
                     r.pos = resume;
@@ -1203,6 +1190,7 @@ fn read_json_entity(
         len: 0,
     };
     let mut children = Vec::new();
+    let mut spawned = false;
     let mut first = true;
     while let Some(key) = r.next_key(&mut first).map_err(|m| bad(entity_path(i), m))? {
         match &*key {
@@ -1239,15 +1227,11 @@ fn read_json_entity(
                     children.push(u32::try_from(c).map_err(|_| wrong())?);
                 }
             }
-            b"components" => {
-                r.begin_array()
-                    .map_err(|m| at("components", format!("expected an array: {m}")))?;
-                let mut first = true;
-                while r.next_item(&mut first).map_err(|m| at("components", m))? {
-                    let k = file.types.len();
-                    read_json_component(world, r, known, (i, k), file)?;
-                }
+            b"components" if !spawned => {
+                read_json_components(world, r, known, i, file, &mut entity)?;
+                spawned = true;
             }
+            b"components" => return Err(at("components", "listed twice".into())),
             other => {
                 return Err(at(
                     &String::from_utf8_lossy(other),
@@ -1256,116 +1240,266 @@ fn read_json_entity(
             }
         }
     }
-    file.finish_entity(world, entity, children, i)
-}
-
-fn read_json_component(
-    world: &mut World,
-    r: &mut JsonIn<'_>,
-    known: &mut Vec<(Vec<u8>, Known)>,
-    (i, k): (usize, usize),
-    file: &mut File,
-) -> Result<(), Error> {
-    let path = || component_path(i, k);
-    r.begin_object()
-        .map_err(|m| bad(path(), format!("expected a component object: {m}")))?;
-    let mut first = true;
-    let mut kind: Option<Known> = None;
-    let mut value = None;
-    let mut late = None;
-    let mut enabled = true;
-    while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path(), m))? {
-        match &*key {
-            b"type" => {
-                let name = r
-                    .string_bytes()
-                    .map_err(|m| bad(format!("{}.type", path()), m))?;
-                kind = Some(match known.iter().find(|(n, _)| **n == *name) {
-                    Some(&(_, found)) => found,
-                    None => {
-                        let text = std::str::from_utf8(&name).map_err(|_| {
-                            bad(format!("{}.type", path()), "expected a UTF-8 type name")
-                        })?;
-                        let found = resolve_type(world, text, &path())?;
-                        known.push((name.into_owned(), found));
-                        found
-                    }
-                });
-            }
-            b"enabled" => {
-                enabled = r
-                    .bool()
-                    .map_err(|m| bad(format!("{}.enabled", path()), m))?
-            }
-            b"data" => {
-                let start = r.pos;
-                match kind {
-                    Some(kind) => value = Some(read_json_data(r, kind.fns, (i, k), file)?),
-                    // Written by a tool that sorts keys: read once the
-                    // type is known.
-                    None => {
-                        r.skip_value()
-                            .map_err(|m| bad(format!("{}.data", path()), m))?;
-                        late = Some(start);
-                    }
-                }
-            }
-            other => {
-                return Err(bad(
-                    format!("{}.{}", path(), String::from_utf8_lossy(other)),
-                    "unknown field; a component has `type`, `data` and optionally `enabled`",
-                ))
-            }
-        }
+    if !spawned {
+        // No components: an entity of the empty table.
+        entity.table = file.table_of(world, i)?;
+        world.spawn_loaded_entity(&entity);
+    } else if !entity.enabled || entity.killed || entity.layers.is_some() {
+        // Flags listed after the components.
+        world.set_loaded_state(EntityIndex::from_index(i), &entity);
     }
-    let kind = kind.ok_or_else(|| {
-        bad(
-            path(),
-            "missing `type`: name the component, e.g. \"type\": \"Transform\"",
-        )
-    })?;
-    if let Some(start) = late {
-        let resume = r.pos;
-        r.pos = start;
-        value = Some(read_json_data(r, kind.fns, (i, k), file)?);
-        r.pos = resume;
-    }
-    let value = match value {
-        Some(value) => value,
-        // No `data`: a unit struct's `null`, or a struct whose fields all
-        // have defaults.
-        None => (kind.fns.json)(b"null")
-            .or_else(|_| (kind.fns.json)(b"{}"))
-            .map(|(v, _)| v)
-            .map_err(|e| {
-                bad(
-                    format!("{}.data", path()),
-                    format!("missing, and the type needs data: {e}"),
-                )
-            })?,
-    };
-    file.types.push(kind.ty);
-    file.values.push((value, enabled));
+    file.entities.push(entity);
+    file.children.push(children);
     Ok(())
 }
 
-/// Reads component data at the cursor.
-fn read_json_data(
+/// Reads an entity's `components` in one pass straight into `table` (the
+/// previous entity's, of component types `types`) as long as each
+/// component is of the type the table has at its place. `Ok(false)` when
+/// one is not (or lists its data before its type): what it pushed is
+/// taken back and the caller reads the list again the general way.
+#[allow(clippy::too_many_arguments)]
+fn read_json_like(
+    world: &mut World,
     r: &mut JsonIn<'_>,
-    fns: DeserializeFns,
-    (i, k): (usize, usize),
+    known: &mut [(Vec<u8>, Known)],
+    i: usize,
     file: &mut File,
-) -> Result<BoxedComponent, Error> {
-    let start = r.pos;
-    let before = current_max();
-    match (fns.json)(r.rest()) {
-        Ok((boxed, used)) => {
-            r.pos += used;
-            file.note_refs(before, RefAt::Component(i, k));
-            Ok(boxed)
+    entity: &mut LoadedEntity,
+    types: &[TypeIdx],
+    table: TableId,
+) -> Result<bool, Error> {
+    let row = world.storage().table(table).owners().len();
+    let mut pushed = 0usize;
+    let mut disabled = 0u64;
+    let result = (|| -> Result<bool, Error> {
+        let at = |m: String| bad(format!("entities[{i}].components"), m);
+        r.begin_array()
+            .map_err(|m| at(format!("expected an array: {m}")))?;
+        let mut first = true;
+        while r.next_item(&mut first).map_err(at)? {
+            let k = pushed;
+            let Some(&ty) = types.get(k) else {
+                return Ok(false);
+            };
+            if k >= 64 {
+                return Ok(false);
+            }
+            let path = || component_path(i, k);
+            r.begin_object()
+                .map_err(|m| bad(path(), format!("expected a component object: {m}")))?;
+            let mut first = true;
+            let mut kind: Option<Known> = None;
+            let mut has_data = false;
+            let mut enabled = true;
+            while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path(), m))? {
+                match &*key {
+                    b"type" => {
+                        let name = r
+                            .string_bytes()
+                            .map_err(|m| bad(format!("{}.type", path()), m))?;
+                        match known.iter().find(|(_, k)| k.ty == ty) {
+                            Some((n, k)) if **n == *name => kind = Some(*k),
+                            _ => return Ok(false),
+                        }
+                    }
+                    b"enabled" => {
+                        enabled = r
+                            .bool()
+                            .map_err(|m| bad(format!("{}.enabled", path()), m))?
+                    }
+                    b"data" => {
+                        let Some(kind) = kind else {
+                            return Ok(false);
+                        };
+                        r.ws();
+                        let data = r.pos;
+                        let place = world.storage().table(table).layout()[k];
+                        let before = current_max();
+                        match (kind.fns.json_push)(world, place.ty, place.seg, r.rest()) {
+                            Ok(used) => r.pos += used,
+                            Err(e) => return Err(json_data_error(r, data, kind.fns, &path(), e)),
+                        }
+                        file.note_refs(before, RefAt::Component(i, k));
+                        has_data = true;
+                        pushed += 1;
+                    }
+                    _ => return Ok(false),
+                }
+            }
+            if kind.is_none() || !has_data {
+                return Ok(false);
+            }
+            if !enabled {
+                disabled |= 1 << k;
+            }
         }
-        Err(e) => Err(json_data_error(r, start, fns, &component_path(i, k), e)),
+        Ok(pushed == types.len())
+    })();
+    match result {
+        Ok(true) => {
+            entity.table = table;
+            entity.len = types.len();
+            let index = world.spawn_loaded_entity(entity);
+            debug_assert_eq!(index.index(), i);
+            for k in 0..types.len() {
+                if disabled & (1 << k) != 0 {
+                    world.disable_raw(index, k);
+                }
+            }
+            Ok(true)
+        }
+        other => {
+            // Take back the values pushed ahead of the entity.
+            let layout = world.storage().table(table).layout().to_vec();
+            for place in &layout[..pushed] {
+                world.storage_mut().trash_from(place.ty, place.seg, row);
+            }
+            world.empty_trash();
+            other
+        }
     }
+}
+
+/// One component as the first pass over an entity's list finds it.
+struct Listed {
+    kind: Known,
+    enabled: bool,
+    /// Where its `data` starts, if it has one.
+    data: Option<usize>,
+}
+
+/// Reads an entity's `components` in two passes: the first finds each
+/// one's type, flag and where its data starts (skipping the data), so the
+/// entity's table is known; the entity is then spawned and the second pass
+/// reads each value straight into its column.
+fn read_json_components(
+    world: &mut World,
+    r: &mut JsonIn<'_>,
+    known: &mut Vec<(Vec<u8>, Known)>,
+    i: usize,
+    file: &mut File,
+    entity: &mut LoadedEntity,
+) -> Result<(), Error> {
+    r.ws();
+    let start = r.pos;
+    // Neighbours in a file are often alike: read straight into the last
+    // entity's table, in one pass, while the types match it.
+    if let Some((types, table)) = file.last_table.take() {
+        let done = read_json_like(world, r, known, i, file, entity, &types, table);
+        file.last_table = Some((types, table));
+        if done? {
+            return Ok(());
+        }
+        r.pos = start;
+    }
+    let at = |m: String| bad(format!("entities[{i}].components"), m);
+    r.begin_array()
+        .map_err(|m| at(format!("expected an array: {m}")))?;
+    let mut listed = std::mem::take(&mut file.listed);
+    listed.clear();
+    let mut first = true;
+    while r.next_item(&mut first).map_err(at)? {
+        let k = listed.len();
+        let path = || component_path(i, k);
+        r.begin_object()
+            .map_err(|m| bad(path(), format!("expected a component object: {m}")))?;
+        let mut first = true;
+        let mut kind: Option<Known> = None;
+        let mut data = None;
+        let mut enabled = true;
+        while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path(), m))? {
+            match &*key {
+                b"type" => {
+                    let name = r
+                        .string_bytes()
+                        .map_err(|m| bad(format!("{}.type", path()), m))?;
+                    kind = Some(match known.iter().find(|(n, _)| **n == *name) {
+                        Some(&(_, found)) => found,
+                        None => {
+                            let text = std::str::from_utf8(&name).map_err(|_| {
+                                bad(format!("{}.type", path()), "expected a UTF-8 type name")
+                            })?;
+                            let found = resolve_type(world, text, &path())?;
+                            known.push((name.into_owned(), found));
+                            found
+                        }
+                    });
+                }
+                b"enabled" => {
+                    enabled = r
+                        .bool()
+                        .map_err(|m| bad(format!("{}.enabled", path()), m))?
+                }
+                b"data" => {
+                    r.ws();
+                    data = Some(r.pos);
+                    r.skip_value()
+                        .map_err(|m| bad(format!("{}.data", path()), m))?;
+                }
+                other => {
+                    return Err(bad(
+                        format!("{}.{}", path(), String::from_utf8_lossy(other)),
+                        "unknown field; a component has `type`, `data` and optionally `enabled`",
+                    ))
+                }
+            }
+        }
+        let kind = kind.ok_or_else(|| {
+            bad(
+                path(),
+                "missing `type`: name the component, e.g. \"type\": \"Transform\"",
+            )
+        })?;
+        file.types.push(kind.ty);
+        listed.push(Listed {
+            kind,
+            enabled,
+            data,
+        });
+    }
+    let end = r.pos;
+    entity.table = file.table_of(world, i)?;
+    entity.len = listed.len();
+    file.types.clear();
+    let index = world.spawn_loaded_entity(entity);
+    debug_assert_eq!(index.index(), i);
+    for (k, c) in listed.iter().enumerate() {
+        let place = world.storage().table(entity.table).layout()[k];
+        let before = current_max();
+        match c.data {
+            Some(start) => {
+                r.pos = start;
+                if let Err(e) = (c.kind.fns.json_push)(world, place.ty, place.seg, r.rest()) {
+                    return Err(json_data_error(
+                        r,
+                        start,
+                        c.kind.fns,
+                        &component_path(i, k),
+                        e,
+                    ));
+                }
+            }
+            // No `data`: a unit struct's `null`, or a struct whose fields
+            // all have defaults.
+            None => (c.kind.fns.json_push)(world, place.ty, place.seg, b"null")
+                .or_else(|_| (c.kind.fns.json_push)(world, place.ty, place.seg, b"{}"))
+                .map(drop)
+                .map_err(|e| {
+                    bad(
+                        format!("{}.data", component_path(i, k)),
+                        format!("missing, and the type needs data: {e}"),
+                    )
+                })?,
+        }
+        file.note_refs(before, RefAt::Component(i, k));
+        if !c.enabled {
+            world.disable_raw(index, k);
+        }
+    }
+    r.pos = end;
+    file.listed = listed;
+    Ok(())
 }
 
 /// The error of component data that did not read: with the path inside
@@ -1494,11 +1628,12 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
     let n = r.array("the names").map_err(|m| bad("names", m))?;
     let mut names = Vec::with_capacity(n.min(bytes.len()));
     for k in 0..n {
-        let name = r.string("a name").map_err(|m| bad(format!("names[{k}]"), m))?;
+        let name = r
+            .string("a name")
+            .map_err(|m| bad(format!("names[{k}]"), m))?;
         names.push(world.names_mut().intern(name));
     }
     let n = r.array("the entities").map_err(|m| bad("entities", m))?;
-    file.spawned = true;
     world.reserve_entities(n.min(r.rest.len()));
     let mut fns = Vec::new();
     // Each entity takes at least a byte: a length past the input is a lie.
@@ -1521,9 +1656,15 @@ fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
         };
         if !r.nil() {
             let k = r.uint("a name's index or nil").map_err(|m| at("name", m))?;
-            let name = usize::try_from(k).ok().and_then(|k| names.get(k)).ok_or_else(|| {
-                at("name", format!("expected an index into the {} names", names.len()))
-            })?;
+            let name = usize::try_from(k)
+                .ok()
+                .and_then(|k| names.get(k))
+                .ok_or_else(|| {
+                    at(
+                        "name",
+                        format!("expected an index into the {} names", names.len()),
+                    )
+                })?;
             entity.name = Some(*name);
         }
         let flags = r.uint("the flags").map_err(|m| at("flags", m))?;

@@ -115,45 +115,6 @@ impl World {
         Ok(root)
     }
 
-    /// Spawns a loaded world's entities into this fresh world, in file
-    /// order, so entity `p` of the file is slot `p`, generation 0, as the
-    /// references read from its data assumed; no names, links or hooks yet
-    /// ([`World::finish_loaded`]). Nothing here can fail.
-    pub(crate) fn spawn_loaded(
-        &mut self,
-        entities: &[LoadedEntity],
-        values: Vec<(BoxedComponent, bool)>,
-    ) {
-        debug_assert_eq!(self.entities.slot_count(), 0, "a fresh world");
-        self.reserve_entities(entities.len());
-        let mut per_table: std::collections::HashMap<crate::entity::TableId, usize> =
-            std::collections::HashMap::new();
-        for e in entities {
-            *per_table.entry(e.table).or_default() += 1;
-        }
-        for (&table, &count) in &per_table {
-            self.reserve_table(table, count);
-        }
-        let mut values = values.into_iter();
-        for e in entities {
-            let index = self.spawn_loaded_entity(e);
-            for pos in 0..e.len {
-                let (value, enabled) = values.next().expect("one value per listed component");
-                let place = self.storage.table(e.table).layout()[pos];
-                self.push_boxed(
-                    Place {
-                        ty: place.ty,
-                        seg: place.seg,
-                    },
-                    value,
-                );
-                if !enabled {
-                    self.disable_raw(index, pos);
-                }
-            }
-        }
-    }
-
     /// Enters one loaded entity into its table, with its flags and layers
     /// but no components yet: the caller pushes one value onto each of the
     /// table's segments next. Returns its slot.
@@ -167,6 +128,16 @@ impl World {
             self.set_layers_at(id.index, mask);
         }
         id.index
+    }
+
+    /// Sets the flags and layers of a loaded entity already in its table
+    /// (a file may list them after its components).
+    pub(crate) fn set_loaded_state(&mut self, index: EntityIndex, e: &LoadedEntity) {
+        self.storage
+            .set_entity_state(&mut self.entities, index, !e.enabled, e.killed);
+        if let Some(mask) = e.layers {
+            self.set_layers_at(index, mask);
+        }
     }
 
     /// Completes a load once every entity is in (slot `p` for entity `p`):
