@@ -541,6 +541,7 @@ impl World {
     /// ```
     pub fn apply_commands(&mut self) {
         self.flush_commands();
+        self.reclaim_tables();
     }
 
     pub(crate) fn flush_commands(&mut self) {

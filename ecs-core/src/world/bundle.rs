@@ -137,6 +137,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn spawn_with<B: Bundle>(&mut self, bundle: B) -> Result<EntityId, Error> {
+        self.reclaim_tables();
         if let Some(table) = self.bundle_table::<B>() {
             let id = self.spawn_in(table);
             bundle.__push(self, table);
@@ -184,6 +185,7 @@ impl World {
         B: Bundle,
         I: IntoIterator<Item = B>,
     {
+        self.reclaim_tables();
         let bundles = bundles.into_iter();
         let additional = bundles.size_hint().0;
         self.reserve_entities(additional);
