@@ -586,6 +586,6 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn take_command_errors(&mut self) -> Vec<Error> {
-        std::mem::take(&mut self.runtime_mut().command_errors)
+        self.runtime_mut().command_errors.take()
     }
 }
