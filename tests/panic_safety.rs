@@ -385,3 +385,67 @@ fn a_panicking_detach_hook_removes_the_components_already_detached() {
     }
     still_usable(&mut world);
 }
+
+/// Queues a spawn from its attach hook.
+#[derive(Component, Debug, Default)]
+#[component(behaviour)]
+struct Herald;
+
+impl Behaviour for Herald {
+    fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    fn on_attach(&mut self, ctx: &mut Context<'_>) {
+        ctx.commands().spawn((Position(99.0),));
+    }
+}
+
+/// Queues a spawn from its attach hook, and makes the next user code
+/// panic.
+#[derive(Component, Debug, Default)]
+#[component(behaviour)]
+struct ArmingHerald;
+
+impl Behaviour for ArmingHerald {
+    fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    fn on_attach(&mut self, ctx: &mut Context<'_>) {
+        ctx.commands().spawn((Position(98.0),));
+        arm();
+    }
+}
+
+/// An operation taken back leaves nothing queued behind it: hooks run only
+/// once every component and requirement is in, so a requirement that fails
+/// (here a panicking `Default`) stops the spawn before any hook could queue
+/// work for components that then vanish.
+#[test]
+fn a_spawn_taken_back_leaves_no_queued_work() {
+    let _exclusive = exclusive();
+    let mut world = World::new();
+    arm();
+    assert!(panics(|| {
+        let _ = world.spawn_with((Herald, NeedsTouchy));
+    }));
+    assert_eq!(world.len(), 0, "the spawn happened whole or not at all");
+    let e = world.spawn();
+    arm();
+    assert!(panics(|| {
+        let _ = world.entity_mut(e).unwrap().add(NeedsTouchy);
+    }));
+    world.entity_mut(e).unwrap().add(Herald).unwrap();
+    // A batch taken back takes back the work its hooks queued: the first
+    // entity's hook queues a spawn and arms the second's `Default`.
+    assert!(panics(|| {
+        let _ = world.spawn_batch([(ArmingHerald, NeedsTouchy), (ArmingHerald, NeedsTouchy)]);
+    }));
+    assert_eq!(world.len(), 1, "the batch happened whole or not at all");
+    world.despawn(e).unwrap();
+    world.apply_commands();
+    // Only the add that stayed (Herald on `e`) queued its spawn.
+    let positions: Vec<f32> = world
+        .query::<(&Position,)>()
+        .into_iter()
+        .map(|(p,)| p.0)
+        .collect();
+    assert_eq!(positions, [99.0]);
+    assert_eq!(world.len(), 1);
+    still_usable(&mut world);
+}
