@@ -33,19 +33,22 @@ impl<'a> InspectorView<'a> {
 
 impl Widget for InspectorView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let block = Block::bordered()
+        let mut block = Block::bordered()
             .title(Span::styled(" inspector ", Style::new().fg(ACCENT).bold()))
             .title_bottom(Line::from(Span::styled(
                 format!(" {} ", Inspector::HELP),
                 Style::new().fg(DIM),
             )))
             .border_style(Style::new().fg(ACCENT));
+        if let Some(note) = self.inspector.note() {
+            block = block.title(Span::styled(format!(" last: {note} "), Style::new().fg(OFF)));
+        }
         let inner = block.inner(area);
         block.render(area, buf);
         let rows = model::tree_rows(self.world);
         let selected = self.inspector.resolve(&rows);
         let [left, right] =
-            Layout::horizontal([Constraint::Percentage(38), Constraint::Fill(1)]).areas(inner);
+            Layout::horizontal([Constraint::Percentage(42), Constraint::Fill(1)]).areas(inner);
         let [tree, stats] = Layout::vertical([Constraint::Fill(1), Constraint::Length(11)]).areas(left);
         self.tree(&rows, selected, tree, buf);
         self.stats(stats, buf);
@@ -109,11 +112,11 @@ impl InspectorView<'_> {
         let layouts = model::layouts(self.world);
         let mut lines = vec![
             Line::from(format!(
-                "entities {}: {} active, {} dead, {} off",
+                "{} entities: {} on, {} dead, {} off",
                 c.total, c.active, c.dead, c.disabled
             )),
             Line::from(format!(
-                "components {}, tables {} ({} in use)",
+                "{} components, {} tables, {} in use:",
                 c.components,
                 self.world.table_count(),
                 layouts.len()
@@ -211,12 +214,6 @@ impl InspectorView<'_> {
                 Style::new().fg(DIM),
             )));
         }
-        if let Some(note) = self.inspector.note() {
-            lines.push(Line::from(Span::styled(
-                format!("last: {note}"),
-                Style::new().fg(OFF),
-            )));
-        }
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .render(inner, buf);
@@ -261,10 +258,5 @@ fn label(world: &World, id: EntityId) -> String {
 }
 
 fn micros(d: Duration) -> String {
-    let us = d.as_micros();
-    if us >= 10_000 {
-        format!("{}ms", us / 1000)
-    } else {
-        format!("{us}us")
-    }
+    format!("{:.2}ms", d.as_secs_f64() * 1000.0)
 }

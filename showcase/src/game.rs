@@ -440,6 +440,10 @@ impl Game {
             .include_inactive()
         {
             let Ok(e) = self.world.entity(id) else { continue };
+            // Drawn dead when killed; not drawn when it or its sprite is disabled.
+            if !e.is_enabled() || e.get_filtered::<Sprite>(Filter::Enabled).is_none() {
+                continue;
+            }
             let dead = e.is_dead();
             let mut art = sprite.art.as_deref().unwrap_or("").chars();
             let cell = Cell {
@@ -451,7 +455,7 @@ impl Game {
                 tint: if dead { Tint::Red } else { sprite.tint },
                 dead,
             };
-            let z = if dead { 3 } else { sprite.z };
+            let z = if dead { 4 } else { sprite.z };
             sprites.push((z, *pos, cell));
         }
         sprites.sort_by_key(|s| s.0);

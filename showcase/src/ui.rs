@@ -30,35 +30,41 @@ pub struct Areas {
     pub help: Rect,
 }
 
-/// Lays the screen out for `app`.
+/// Lays the screen out for `app`: the arena at the top left with the
+/// last events under it, the inspector (when shown) to its right, or over
+/// both on a terminal too narrow for the two.
 pub fn areas(screen: Rect, app: &App) -> Areas {
-    let arena_size = app.game.cells();
-    let width = arena_size.first().map_or(0, Vec::len) as u16 * 2 + 2;
-    let height = arena_size.len() as u16 + 2;
-    let [status, body, log, help] = Layout::vertical([
+    let cells = app.game.cells();
+    let width = cells.first().map_or(0, Vec::len) as u16 * 2 + 2;
+    let height = cells.len() as u16 + 2;
+    let [status, body, help] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
-        Constraint::Length(3),
         Constraint::Length(1),
     ])
     .areas(screen);
-    let (arena, inspector) = match app.show_inspector {
-        false => (Some(body), None),
-        true if body.width >= width + 60 => {
-            let [a, i] =
+    let wide = body.width >= width + 60;
+    let (left, inspector) = match (app.show_inspector, wide) {
+        (false, _) => (body, None),
+        (true, true) => {
+            let [l, i] =
                 Layout::horizontal([Constraint::Length(width), Constraint::Fill(1)]).areas(body);
-            (Some(a), Some(i))
+            (l, Some(i))
         }
-        true => (None, Some(body)),
+        (true, false) => {
+            let [i, l] = Layout::vertical([Constraint::Fill(1), Constraint::Length(3)]).areas(body);
+            (l, Some(i))
+        }
     };
-    let fit = |r: Rect| Rect {
-        width: r.width.min(width),
-        height: r.height.min(height),
-        ..r
-    };
+    let arena_rows = if inspector.is_some() && !wide { 0 } else { height.min(left.height) };
+    let [arena, log] =
+        Layout::vertical([Constraint::Length(arena_rows), Constraint::Fill(1)]).areas(left);
     Areas {
         status,
-        arena: arena.map(fit),
+        arena: (arena_rows > 0).then_some(Rect {
+            width: arena.width.min(width),
+            ..arena
+        }),
         inspector,
         log,
         help,
@@ -111,7 +117,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         .rev()
         .take(areas.log.height as usize)
         .rev()
-        .map(|(f, l)| Line::from(format!(" {:>6.1}s  {l}", *f as f32 * crate::game::DT)))
+        .map(|(f, l)| Line::from(format!("{:>5.1}s {l}", *f as f32 * crate::game::DT)))
         .collect();
     frame.render_widget(Paragraph::new(log).style(Style::new().fg(Color::Gray)), areas.log);
     let help = if app.show_inspector {
@@ -128,9 +134,26 @@ pub fn draw(frame: &mut Frame, app: &App) {
 fn draw_arena(frame: &mut Frame, app: &App, area: Rect) {
     let game = &app.game;
     let level = game.level();
-    let block = Block::bordered()
+    let banner = match game.phase() {
+        _ if app.paused => Some("PAUSED"),
+        Phase::Cleared { .. } => Some("LEVEL CLEAR!"),
+        Phase::GameOver => Some("GAME OVER (r)"),
+        Phase::Won => Some("YOU WIN! (r)"),
+        Phase::Playing => None,
+    };
+    let mut block = Block::bordered()
         .title(format!(" level {}: {} ", level.number, level.title))
         .border_style(Style::new().fg(Color::Indexed(245)));
+    if let Some(text) = banner {
+        // Under the arena, on its border: it hides no cell.
+        block = block.title_bottom(
+            Line::from(Span::styled(
+                format!(" {text} "),
+                Style::new().fg(Color::Black).bg(Color::LightYellow).bold(),
+            ))
+            .centered(),
+        );
+    }
     frame.render_widget(block, area);
     let buf = frame.buffer_mut();
     for (y, row) in (0..).zip(game.cells()) {
@@ -149,29 +172,5 @@ fn draw_arena(frame: &mut Frame, app: &App, area: Rect) {
                 buf[(col + i as u16, line)].set_char(*ch).set_style(style);
             }
         }
-    }
-    let banner = match game.phase() {
-        _ if app.paused => Some("PAUSED: p to play"),
-        Phase::Cleared { .. } => Some("LEVEL CLEAR!"),
-        Phase::GameOver => Some("GAME OVER: r retry, q quit"),
-        Phase::Won => Some("YOU WIN! r replay, q quit"),
-        Phase::Playing => None,
-    };
-    if let Some(text) = banner {
-        let width = (text.len() as u16 + 4).min(area.width);
-        let rect = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + area.height / 2 - 1,
-            width,
-            height: 3.min(area.height),
-        };
-        frame.render_widget(Clear, rect);
-        frame.render_widget(
-            Paragraph::new(text)
-                .centered()
-                .block(Block::bordered())
-                .style(Style::new().fg(Color::Black).bg(Color::LightYellow).bold()),
-            rect,
-        );
     }
 }
