@@ -137,6 +137,11 @@ impl App {
                 self.held.dir = None;
             }
         }
+        self.step_with(input)
+    }
+
+    /// Plays one frame with this input (the autopilot's, say), timing it.
+    pub fn step_with(&mut self, input: Input) -> Result<(), Error> {
         let start = Instant::now();
         self.game.step(input)?;
         self.last_update = start.elapsed();
