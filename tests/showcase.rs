@@ -91,7 +91,11 @@ fn a_seed_always_plays_the_same_game() {
 fn another_seed_plays_another_game() {
     let seven = play(200, 7);
     for seed in [8, 42] {
-        assert_ne!(game_only(&seven), game_only(&play(200, seed)), "seed {seed}");
+        assert_ne!(
+            game_only(&seven),
+            game_only(&play(200, seed)),
+            "seed {seed}"
+        );
     }
 }
 
@@ -122,7 +126,12 @@ fn the_default_run_shows_every_feature() {
 #[test]
 fn the_autopilot_can_win() {
     let out = play(3000, 7);
-    for event in ["level 3: The tank", "tank-1 loses armour", "tank-1 killed by", "you win"] {
+    for event in [
+        "level 3: The tank",
+        "tank-1 loses armour",
+        "tank-1 killed by",
+        "you win",
+    ] {
         assert!(out.contains(event), "missing `{event}` in:\n{out}");
     }
 }

@@ -13,26 +13,27 @@
 //!
 //! ```
 //! use ecs_core::prelude::*;
-//! use ecs_inspector::Inspector;
+//! use ecs_inspector::{FrameTiming, Inspector};
 //! use ratatui::{backend::TestBackend, crossterm::event::KeyCode, Terminal};
 //!
 //! #[derive(Component, Debug)]
 //! struct Health(u32);
 //!
-//! let mut world = World::new();
-//! let player = world.spawn_named("player");
-//! world.entity_mut(player)?.add(Health(3))?;
-//!
-//! let mut inspector = Inspector::new();
-//! // In the game loop: keys go to the inspector while it is shown...
-//! inspector.handle_key(KeyCode::Char('e').into(), &mut world); // disable `player`
-//! assert!(!world.entity(player)?.is_enabled());
-//! // ...and the widget is drawn beside the game.
-//! let mut terminal = Terminal::new(TestBackend::new(100, 20)).unwrap();
-//! terminal.draw(|frame| frame.render_widget(inspector.view(&world), frame.area())).unwrap();
-//! let screen = format!("{:?}", terminal.backend().buffer());
-//! assert!(screen.contains("player") && screen.contains("Health(3)"));
-//! # Ok::<(), ecs_core::Error>(())
+//! fn main() -> Result<(), ecs_core::Error> {
+//!     let mut world = World::new();
+//!     let hero = world.spawn_named("hero");
+//!     world.entity_mut(hero)?.add(Health(3))?;
+//!     let mut inspector = Inspector::new();
+//!     // Each frame: what it cost, for the graph...
+//!     inspector.record_frame(FrameTiming::default());
+//!     // ...keys, while the inspector is shown (`true` if it used the key)...
+//!     assert!(inspector.handle_key(KeyCode::Char('x').into(), &mut world));
+//!     assert!(world.entity(hero)?.is_dead());
+//!     // ...and the widget, wherever the game wants it.
+//!     let mut terminal = Terminal::new(TestBackend::new(100, 24)).unwrap();
+//!     terminal.draw(|f| f.render_widget(inspector.view(&world), f.area())).unwrap();
+//!     Ok(())
+//! }
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

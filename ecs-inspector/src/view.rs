@@ -41,7 +41,10 @@ impl Widget for InspectorView<'_> {
             )))
             .border_style(Style::new().fg(ACCENT));
         if let Some(note) = self.inspector.note() {
-            block = block.title(Span::styled(format!(" last: {note} "), Style::new().fg(OFF)));
+            block = block.title(Span::styled(
+                format!(" last: {note} "),
+                Style::new().fg(OFF),
+            ));
         }
         let inner = block.inner(area);
         block.render(area, buf);
@@ -49,7 +52,8 @@ impl Widget for InspectorView<'_> {
         let selected = self.inspector.resolve(&rows);
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(42), Constraint::Fill(1)]).areas(inner);
-        let [tree, stats] = Layout::vertical([Constraint::Fill(1), Constraint::Length(11)]).areas(left);
+        let [tree, stats] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(11)]).areas(left);
         self.tree(&rows, selected, tree, buf);
         self.stats(stats, buf);
         match self.inspector.pane {
@@ -69,7 +73,9 @@ impl InspectorView<'_> {
         let height = inner.height as usize;
         // Keep the selected row in view, a third of the way down.
         let top = match selected {
-            Some(i) if i >= height => (i + 1 + height / 3).saturating_sub(height).min(rows.len() - height),
+            Some(i) if i >= height => (i + 1 + height / 3)
+                .saturating_sub(height)
+                .min(rows.len() - height),
             _ => 0,
         };
         let lines: Vec<Line> = rows
@@ -90,7 +96,10 @@ impl InspectorView<'_> {
                 }
                 let marker = if Some(i) == selected { ">" } else { " " };
                 if Some(i) == selected {
-                    style = style.bg(Color::Blue).fg(Color::White).add_modifier(Modifier::BOLD);
+                    style = style
+                        .bg(Color::Blue)
+                        .fg(Color::White)
+                        .add_modifier(Modifier::BOLD);
                 }
                 Line::from(vec![
                     Span::styled(marker, Style::new().fg(ACCENT)),
@@ -133,7 +142,11 @@ impl InspectorView<'_> {
             let n = timings.len().max(1) as u32;
             timings.iter().map(f).sum::<Duration>() / n
         };
-        let max = timings.iter().map(|t| t.update + t.draw).max().unwrap_or_default();
+        let max = timings
+            .iter()
+            .map(|t| t.update + t.draw)
+            .max()
+            .unwrap_or_default();
         lines.push(Line::from(format!(
             "frame: update {} draw {} max {}",
             micros(avg(|t| t.update)),
@@ -169,7 +182,11 @@ impl InspectorView<'_> {
         };
         let name = e.name().unwrap_or("(unnamed)");
         let mut state = vec![];
-        state.push(if e.is_enabled() { "enabled" } else { "disabled" });
+        state.push(if e.is_enabled() {
+            "enabled"
+        } else {
+            "disabled"
+        });
         if e.is_dead() {
             state.push("dead");
         }
@@ -182,7 +199,11 @@ impl InspectorView<'_> {
             None => "a root".to_owned(),
         };
         lines.push(Line::from(Span::styled(
-            format!("{family}, {} children, layers {:#x}", e.children().count(), e.layers()),
+            format!(
+                "{family}, {} children, layers {:#x}",
+                e.children().count(),
+                e.layers()
+            ),
             Style::new().fg(DIM),
         )));
         let picked = self.inspector.selected_component();
@@ -207,7 +228,9 @@ impl InspectorView<'_> {
                     Style::new().fg(DIM),
                 ),
             ]));
-            let value = c.value.map_or_else(|| "(no Debug)".to_owned(), |v| format!("{v:?}"));
+            let value = c
+                .value
+                .map_or_else(|| "(no Debug)".to_owned(), |v| format!("{v:?}"));
             lines.push(Line::from(format!("   {value}")));
             lines.push(Line::from(Span::styled(
                 format!("   handle ({:?}, {:?})", e.id(), c.instance),

@@ -1,6 +1,9 @@
 //! The inspector on a small world, drawn to ratatui's `TestBackend` and
 //! driven by key events: what a person sees and pokes.
 
+// The components' fields are only read through `Debug`, by the inspector.
+#![allow(dead_code)]
+
 use ecs_core::prelude::*;
 use ecs_inspector::{FrameTiming, Inspector, Pane};
 use ratatui::backend::TestBackend;
@@ -41,7 +44,11 @@ fn world() -> (World, EntityId, EntityId) {
     .unwrap();
     e.add(Collider { radius: 0.5 }).unwrap();
     e.add(Collider { radius: 3.0 }).unwrap();
-    world.entity_mut(enemy).unwrap().add(Moving { speed: 1.0 }).unwrap();
+    world
+        .entity_mut(enemy)
+        .unwrap()
+        .add(Moving { speed: 1.0 })
+        .unwrap();
     (world, player, enemy)
 }
 
@@ -79,7 +86,10 @@ fn the_scene_graph_is_a_tree_and_the_arrows_walk_it() {
     assert!(shows(&lines, ">├─player"), "{lines:#?}");
     // The entity pane: each component's name, instance id, state, chain, value, handle.
     assert!(shows(&lines, "is-a AxisMoving > Moving"), "{lines:#?}");
-    assert!(shows(&lines, "AxisMoving { base: Moving { speed: 2.0 }"), "{lines:#?}");
+    assert!(
+        shows(&lines, "AxisMoving { base: Moving { speed: 2.0 }"),
+        "{lines:#?}"
+    );
     assert!(shows(&lines, "Collider { radius: 3.0 }"));
     assert!(shows(&lines, &format!("handle ({player:?}, #")));
     assert!(shows(&lines, "parent level"));
@@ -87,8 +97,16 @@ fn the_scene_graph_is_a_tree_and_the_arrows_walk_it() {
     assert_eq!(inspector.selected(&world), Some(enemy));
     press(&mut inspector, &mut world, KeyCode::Home);
     press(&mut inspector, &mut world, KeyCode::Up);
-    assert_eq!(inspector.selected(&world).and_then(|id| world.entity(id).ok()?.name().map(str::to_owned)), Some("level".into()));
-    assert!(!press(&mut inspector, &mut world, KeyCode::Char('z')), "not its key");
+    assert_eq!(
+        inspector
+            .selected(&world)
+            .and_then(|id| world.entity(id).ok()?.name().map(str::to_owned)),
+        Some("level".into())
+    );
+    assert!(
+        !press(&mut inspector, &mut world, KeyCode::Char('z')),
+        "not its key"
+    );
 }
 
 #[test]
@@ -126,8 +144,14 @@ fn x_kills_and_revives_and_the_counts_follow() {
     assert!(world.entity(enemy).unwrap().is_dead());
     let lines = draw(&inspector, &world);
     assert!(shows(&lines, "enemy [dead]"));
-    assert!(shows(&lines, "3 entities: 2 on, 1 dead, 0 off"), "{lines:#?}");
-    assert!(shows(&lines, &format!("{} tables, 3 in use", world.table_count())));
+    assert!(
+        shows(&lines, "3 entities: 2 on, 1 dead, 0 off"),
+        "{lines:#?}"
+    );
+    assert!(shows(
+        &lines,
+        &format!("{} tables, 3 in use", world.table_count())
+    ));
     press(&mut inspector, &mut world, KeyCode::Char('x'));
     assert!(!world.entity(enemy).unwrap().is_dead());
 }
@@ -140,7 +164,12 @@ fn t_shows_the_type_hierarchy_with_the_selected_entitys_types() {
     press(&mut inspector, &mut world, KeyCode::Char('t'));
     assert_eq!(inspector.pane(), Pane::Types);
     let lines = draw(&inspector, &world);
-    let row = |name: &str| lines.iter().position(|l| l.contains(name)).unwrap_or_else(|| panic!("{name}: {lines:#?}"));
+    let row = |name: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name}: {lines:#?}"))
+    };
     assert!(row("│Moving") < row("└ AxisMoving"), "{lines:#?}");
     assert!(shows(&lines, "Collider *"));
     press(&mut inspector, &mut world, KeyCode::Char('t'));
@@ -157,7 +186,10 @@ fn frame_timings_are_shown_and_a_deleted_selection_lands_nearby() {
             draw: std::time::Duration::from_millis(1),
         });
     }
-    assert!(shows(&draw(&inspector, &world), "frame: update 2.00ms draw 1.00ms max 4.00ms"));
+    assert!(shows(
+        &draw(&inspector, &world),
+        "frame: update 2.00ms draw 1.00ms max 4.00ms"
+    ));
     inspector.select(player);
     press(&mut inspector, &mut world, KeyCode::Down);
     assert_eq!(inspector.selected(&world), Some(enemy));

@@ -12,7 +12,9 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use ecs_core::prelude::*;
 
-use crate::components::{AxisMoving, Bomb, Breakable, Collider, Dir, Input, Position, PowerUp, Role};
+use crate::components::{
+    AxisMoving, Bomb, Breakable, Collider, Dir, Input, Position, PowerUp, Role,
+};
 use crate::enemies::Enemy;
 use crate::game::{Blocked, Game};
 
@@ -112,9 +114,7 @@ impl PlayerAi {
             return go(escape.and_then(|(first, _)| first));
         }
         // 2. A bomb here would do something, and there is a way out in time.
-        let (range, bombs) = game
-            .player_state()
-            .map_or((1, 0), |p| (p.range, p.bombs));
+        let (range, bombs) = game.player_state().map_or((1, 0), |p| (p.range, p.bombs));
         let ticking = game
             .world
             .query::<(&Bomb,)>()

@@ -82,7 +82,8 @@ impl App {
             }
             return;
         }
-        let ctrl_c = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+        let ctrl_c =
+            key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
         match key.code {
             KeyCode::Char('q') | KeyCode::Char('Q') => self.quit = true,
             _ if ctrl_c => self.quit = true,
@@ -163,7 +164,10 @@ impl App {
 }
 
 fn is_wasd(code: KeyCode) -> bool {
-    matches!(code, KeyCode::Char('w' | 'a' | 's' | 'd' | 'W' | 'A' | 'S' | 'D'))
+    matches!(
+        code,
+        KeyCode::Char('w' | 'a' | 's' | 'd' | 'W' | 'A' | 'S' | 'D')
+    )
 }
 
 /// The direction a key means, if any.

@@ -72,7 +72,9 @@ pub fn step(world: &mut World) -> Result<(), Error> {
     let mut live = Vec::new();
     for &h in &colliders.tracked {
         let (e, c) = (world.entity(h.entity())?, world.resolve(h).expect("kept"));
-        let enabled = e.components().any(|i| i.instance == h.instance() && i.enabled);
+        let enabled = e
+            .components()
+            .any(|i| i.instance == h.instance() && i.enabled);
         if let (true, true, Some(&cell)) = (enabled, e.is_active(), e.get::<Position>()) {
             live.push(Live {
                 id: e.id(),

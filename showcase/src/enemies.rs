@@ -85,7 +85,10 @@ impl Behaviour for Enemy {
         }
         self.chasing = target.is_some();
         let wish = if let Some(t) = target {
-            choices.iter().copied().min_by_key(|&d| here.step(d).manhattan(t))
+            choices
+                .iter()
+                .copied()
+                .min_by_key(|&d| here.step(d).manhattan(t))
         } else {
             self.patrol(last, &choices)
         };
@@ -206,7 +209,10 @@ impl Receive<Hit> for Tank {
         if self.armor > 0 {
             self.armor -= 1;
             self.shield = 1.0;
-            report(ctx, format!("loses armour to {} ({} left)", hit.0, self.armor));
+            report(
+                ctx,
+                format!("loses armour to {} ({} left)", hit.0, self.armor),
+            );
             return;
         }
         self.base.receive(ctx, hit);

@@ -180,7 +180,9 @@ impl Game {
     /// The level being played.
     pub fn level(&self) -> Level {
         let e = self.world.entity(self.root).expect("the level root lives");
-        e.get::<Level>().cloned().expect("a level root holds a Level")
+        e.get::<Level>()
+            .cloned()
+            .expect("a level root holds a Level")
     }
 
     /// Where the game is.
@@ -195,7 +197,9 @@ impl Game {
 
     /// The event log and score.
     pub fn journal(&self) -> &Journal {
-        self.world.get_resource::<Journal>().expect("inserted at start")
+        self.world
+            .get_resource::<Journal>()
+            .expect("inserted at start")
     }
 
     /// The player's component (lives, bombs, range).
@@ -206,7 +210,8 @@ impl Game {
     /// The player's speed, asked as `Moving` (it holds an `AxisMoving`).
     pub fn player_speed(&self) -> f32 {
         let e = self.world.entity(self.player).ok();
-        e.and_then(|e| e.get::<Moving>().map(|m| m.speed)).unwrap_or(0.0)
+        e.and_then(|e| e.get::<Moving>().map(|m| m.speed))
+            .unwrap_or(0.0)
     }
 
     /// Enemies still in the fight (not killed).
@@ -336,7 +341,11 @@ impl Game {
 
     /// Cells nothing can walk into: walls, crates and ticking bombs.
     pub fn blocked(&self) -> Blocked {
-        let arena = self.world.get_resource::<Arena>().cloned().unwrap_or_default();
+        let arena = self
+            .world
+            .get_resource::<Arena>()
+            .cloned()
+            .unwrap_or_default();
         let mut solid = HashSet::new();
         for (_, pos) in self.world.query::<(&Breakable, &Position)>() {
             solid.insert(*pos);
@@ -391,7 +400,10 @@ impl Game {
     /// The bomb's cell and up to `range` cells each way; a wall stops the
     /// flames, a crate or another bomb burns and stops them.
     pub fn flame_cells(&self, at: Position, range: i32) -> Vec<Position> {
-        let arena = self.world.get_resource::<Arena>().expect("a level is loaded");
+        let arena = self
+            .world
+            .get_resource::<Arena>()
+            .expect("a level is loaded");
         let mut stoppers: Vec<Position> = Vec::new();
         for (_, pos) in self.world.query::<(&Breakable, &Position)>() {
             stoppers.push(*pos);
@@ -419,7 +431,10 @@ impl Game {
     /// The picture: floor and walls, then every sprite by `z`; the dead
     /// show as `x`.
     pub fn cells(&self) -> Vec<Vec<Cell>> {
-        let arena = self.world.get_resource::<Arena>().expect("a level is loaded");
+        let arena = self
+            .world
+            .get_resource::<Arena>()
+            .expect("a level is loaded");
         let mut grid: Vec<Vec<Cell>> = (0..arena.height)
             .map(|y| {
                 (0..arena.width)
@@ -439,7 +454,9 @@ impl Game {
             .query::<(EntityId, &Sprite, &Position)>()
             .include_inactive()
         {
-            let Ok(e) = self.world.entity(id) else { continue };
+            let Ok(e) = self.world.entity(id) else {
+                continue;
+            };
             // Drawn dead when killed; not drawn when it or its sprite is disabled.
             if !e.is_enabled() || e.get_filtered::<Sprite>(Filter::Enabled).is_none() {
                 continue;
@@ -449,7 +466,11 @@ impl Game {
             let cell = Cell {
                 glyph: if dead { 'x' } else { sprite.glyph },
                 art: [
-                    if dead { 'x' } else { art.next().unwrap_or(sprite.glyph) },
+                    if dead {
+                        'x'
+                    } else {
+                        art.next().unwrap_or(sprite.glyph)
+                    },
                     if dead { ' ' } else { art.next().unwrap_or(' ') },
                 ],
                 tint: if dead { Tint::Red } else { sprite.tint },
@@ -460,7 +481,10 @@ impl Game {
         }
         sprites.sort_by_key(|s| s.0);
         for (_, p, cell) in sprites {
-            if let Some(slot) = grid.get_mut(p.y as usize).and_then(|r| r.get_mut(p.x as usize)) {
+            if let Some(slot) = grid
+                .get_mut(p.y as usize)
+                .and_then(|r| r.get_mut(p.x as usize))
+            {
                 *slot = cell;
             }
         }

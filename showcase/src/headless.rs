@@ -37,7 +37,13 @@ pub fn run(frames: u32, seed: u64, out: &mut impl Write) -> Result<(), Error> {
         seen = print_events(&game, seen, out).map_err(fmt)?;
         let n = game.frame();
         let over = matches!(game.phase(), Phase::GameOver | Phase::Won);
-        if n == 1 || n % DRAW_EVERY == 0 || frame.explosions > 0 || frame.level_loaded || over || n == frames {
+        if n == 1
+            || n % DRAW_EVERY == 0
+            || frame.explosions > 0
+            || frame.level_loaded
+            || over
+            || n == frames
+        {
             draw(&game, out).map_err(fmt)?;
         }
         if over {
@@ -85,15 +91,38 @@ fn summary(game: &Game, out: &mut impl Write) -> std::fmt::Result {
     let world = &game.world;
     let events = &game.journal().events;
     let count = |what: &str| events.iter().filter(|(_, l)| l.contains(what)).count();
-    let (tracked, dropped) = world.get_resource::<Colliders>().map_or((0, 0), Colliders::counts);
-    let dead = world.iter_ids().filter(|&id| world.entity(id).is_ok_and(|e| e.is_dead())).count();
-    writeln!(out, "\nSummary after {} frames ({:?})", game.frame(), game.phase())?;
-    writeln!(out, "  level reached:    {} ({})", game.level().number, game.level().title)?;
+    let (tracked, dropped) = world
+        .get_resource::<Colliders>()
+        .map_or((0, 0), Colliders::counts);
+    let dead = world
+        .iter_ids()
+        .filter(|&id| world.entity(id).is_ok_and(|e| e.is_dead()))
+        .count();
+    writeln!(
+        out,
+        "\nSummary after {} frames ({:?})",
+        game.frame(),
+        game.phase()
+    )?;
+    writeln!(
+        out,
+        "  level reached:    {} ({})",
+        game.level().number,
+        game.level().title
+    )?;
     writeln!(out, "  score:            {}", game.journal().score)?;
     writeln!(out, "  enemies killed:   {}", count(" killed by "))?;
     writeln!(out, "  crates burnt:     {}", count(" burns"))?;
     writeln!(out, "  power-ups taken:  {}", count(" picks up "))?;
     writeln!(out, "  bombs dropped:    {}", count(" drops a bomb"))?;
-    writeln!(out, "  collider handles: {tracked} tracked, {dropped} dropped as their entities went")?;
-    writeln!(out, "  entities:         {} ({dead} dead), {} tables", world.len(), world.table_count())
+    writeln!(
+        out,
+        "  collider handles: {tracked} tracked, {dropped} dropped as their entities went"
+    )?;
+    writeln!(
+        out,
+        "  entities:         {} ({dead} dead), {} tables",
+        world.len(),
+        world.table_count()
+    )
 }

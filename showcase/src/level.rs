@@ -50,7 +50,9 @@ impl Arena {
             return true;
         }
         let row = self.walls.get(p.y as usize);
-        row.and_then(|r| r.get(p.x as usize)).copied().unwrap_or(true)
+        row.and_then(|r| r.get(p.x as usize))
+            .copied()
+            .unwrap_or(true)
     }
 }
 

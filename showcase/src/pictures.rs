@@ -117,7 +117,7 @@ fn glyph(c: char) -> Option<[u8; 8]> {
 /// Draws one map cell.
 fn draw_tile(canvas: &mut Canvas, x: usize, y: usize, cell: &Cell) {
     let (x0, y0) = (x * TILE, STRIP + y * TILE);
-    let floor = if (x + y) % 2 == 0 { 1 } else { 2 };
+    let floor = if (x + y).is_multiple_of(2) { 1 } else { 2 };
     canvas.rect(x0, y0, TILE, TILE, floor);
     let body = |tint: u8| {
         move |c: &mut Canvas| {
@@ -143,12 +143,17 @@ fn draw_tile(canvas: &mut Canvas, x: usize, y: usize, cell: &Cell) {
         '%' => {
             canvas.rect(x0 + 1, y0 + 1, TILE - 2, TILE - 2, 6);
             canvas.shape(x0, y0, 7, |dx, dy| {
-                (dx - dy).abs() < 0.07 || (dx + dy).abs() < 0.07 || dx.abs() > 0.40 || dy.abs() > 0.40
+                (dx - dy).abs() < 0.07
+                    || (dx + dy).abs() < 0.07
+                    || dx.abs() > 0.40
+                    || dy.abs() > 0.40
             });
         }
         '@' => {
             body(8)(canvas);
-            canvas.shape(x0, y0, 10, |dx, dy| dy > 0.12 && dy < 0.2 && dx.abs() < 0.15);
+            canvas.shape(x0, y0, 10, |dx, dy| {
+                dy > 0.12 && dy < 0.2 && dx.abs() < 0.15
+            });
         }
         's' => body(12)(canvas),
         'r' => {
@@ -157,13 +162,19 @@ fn draw_tile(canvas: &mut Canvas, x: usize, y: usize, cell: &Cell) {
         }
         't' => {
             canvas.shape(x0, y0, 14, |dx, dy| dx.abs() < 0.42 && dy.abs() < 0.34);
-            canvas.shape(x0, y0, 5, |dx, dy| dx.abs() < 0.42 && dy > 0.22 && dy < 0.34);
+            canvas.shape(x0, y0, 5, |dx, dy| {
+                dx.abs() < 0.42 && dy > 0.22 && dy < 0.34
+            });
             body(14)(canvas);
         }
         'o' => {
             canvas.shape(x0, y0, 16, |dx, dy| dx * dx + (dy - 0.05).powi(2) < 0.12);
-            canvas.shape(x0, y0, 4, |dx, dy| (dx + 0.1).powi(2) + (dy + 0.05).powi(2) < 0.006);
-            canvas.shape(x0, y0, 11, |dx, dy| dx > 0.12 && dx < 0.25 && dy > -0.45 && dy < -0.25);
+            canvas.shape(x0, y0, 4, |dx, dy| {
+                (dx + 0.1).powi(2) + (dy + 0.05).powi(2) < 0.006
+            });
+            canvas.shape(x0, y0, 11, |dx, dy| {
+                dx > 0.12 && dx < 0.25 && dy > -0.45 && dy < -0.25
+            });
         }
         '*' => {
             canvas.shape(x0, y0, 10, |dx, dy| dx.abs() + dy.abs() < 0.55);
@@ -242,7 +253,9 @@ pub fn record_gif(frames: u32, seed: u64, every: u32) -> Result<Vec<u8>, Error> 
     {
         let (w, h) = (first.width as u16, first.height as u16);
         let mut encoder = gif::Encoder::new(&mut bytes, w, h, &palette).map_err(gif_error)?;
-        encoder.set_repeat(gif::Repeat::Infinite).map_err(gif_error)?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(gif_error)?;
         let delay = (every * 5) as u16; // centiseconds: a game frame is 50 ms
         let mut shown = first;
         let mut frame = gif::Frame::from_indexed_pixels(w, h, shown.pixels.clone(), None);
@@ -294,17 +307,26 @@ pub fn inspector_screen(width: u16, height: u16, frames: u32, seed: u64) -> Resu
         let input = ai.decide(&app.game);
         app.step_with(input)?;
         let start = std::time::Instant::now();
-        terminal.draw(|f| app.draw(f)).expect("a test backend draws");
+        terminal
+            .draw(|f| app.draw(f))
+            .expect("a test backend draws");
         app.record_draw(start.elapsed());
     }
     // Down to the first enemy in the scene graph, then its first component.
-    let enemy = app.game.world.query::<(ecs_core::EntityId, &crate::enemies::Enemy)>().into_iter().next();
+    let enemy = app
+        .game
+        .world
+        .query::<(ecs_core::EntityId, &crate::enemies::Enemy)>()
+        .into_iter()
+        .next();
     if let Some((id, _)) = enemy {
         app.inspector.select(id);
         app.handle(&key(KeyCode::Right));
         app.handle(&key(KeyCode::Right));
     }
-    terminal.draw(|f| app.draw(f)).expect("a test backend draws");
+    terminal
+        .draw(|f| app.draw(f))
+        .expect("a test backend draws");
     Ok(terminal.backend().buffer().clone())
 }
 
@@ -379,7 +401,12 @@ pub fn buffer_png(buffer: &Buffer) -> Result<Vec<u8>, Error> {
             if cell.modifier.contains(ratatui::style::Modifier::REVERSED) {
                 std::mem::swap(&mut fg, &mut bg);
             }
-            let bits = cell.symbol().chars().next().and_then(glyph).unwrap_or([0; 8]);
+            let bits = cell
+                .symbol()
+                .chars()
+                .next()
+                .and_then(glyph)
+                .unwrap_or([0; 8]);
             for y in 0..16 {
                 for x in 0..8 {
                     let on = bits[y / 2] & (1 << x) != 0;
@@ -395,7 +422,11 @@ pub fn buffer_png(buffer: &Buffer) -> Result<Vec<u8>, Error> {
 /// A still of the game as a PNG, drawn with the GIF's tiles.
 pub fn still_png(game: &Game) -> Result<Vec<u8>, Error> {
     let canvas = snapshot(game);
-    let rgb_pixels: Vec<u8> = canvas.pixels.iter().flat_map(|&i| PALETTE[i as usize]).collect();
+    let rgb_pixels: Vec<u8> = canvas
+        .pixels
+        .iter()
+        .flat_map(|&i| PALETTE[i as usize])
+        .collect();
     encode_png(&rgb_pixels, canvas.width, canvas.height)
 }
 

@@ -94,7 +94,10 @@ impl Receive<Hit> for Player {
             return;
         }
         self.lives = self.lives.saturating_sub(1);
-        report(ctx, format!("is hit by {} ({} lives left)", hit.0, self.lives));
+        report(
+            ctx,
+            format!("is hit by {} ({} lives left)", hit.0, self.lives),
+        );
         let me = ctx.id();
         ctx.commands().kill(me); // the game revives it if a life is left
     }
@@ -167,7 +170,11 @@ impl Behaviour for Bomb {
 impl Receive<Explosion> for Bomb {
     /// Another bomb's flames set this one off at once.
     fn receive(&mut self, ctx: &mut Context<'_>, boom: &Explosion) {
-        if !self.exploded && ctx.get::<Position>().is_some_and(|p| boom.cells.contains(p)) {
+        if !self.exploded
+            && ctx
+                .get::<Position>()
+                .is_some_and(|p| boom.cells.contains(p))
+        {
             self.fuse = 0.0;
         }
     }

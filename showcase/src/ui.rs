@@ -56,7 +56,11 @@ pub fn areas(screen: Rect, app: &App) -> Areas {
             (l, Some(i))
         }
     };
-    let arena_rows = if inspector.is_some() && !wide { 0 } else { height.min(left.height) };
+    let arena_rows = if inspector.is_some() && !wide {
+        0
+    } else {
+        height.min(left.height)
+    };
     let [arena, log] =
         Layout::vertical([Constraint::Length(arena_rows), Constraint::Fill(1)]).areas(left);
     Areas {
@@ -119,9 +123,15 @@ pub fn draw(frame: &mut Frame, app: &App) {
         .rev()
         .map(|(f, l)| Line::from(format!("{:>5.1}s {l}", *f as f32 * crate::game::DT)))
         .collect();
-    frame.render_widget(Paragraph::new(log).style(Style::new().fg(Color::Gray)), areas.log);
+    frame.render_widget(
+        Paragraph::new(log).style(Style::new().fg(Color::Gray)),
+        areas.log,
+    );
     let help = if app.show_inspector {
-        format!(" WASD move  space bomb  p pause  Tab close  q quit | {}", ecs_inspector::Inspector::HELP)
+        format!(
+            " WASD move  space bomb  p pause  Tab close  q quit | {}",
+            ecs_inspector::Inspector::HELP
+        )
     } else {
         " arrows/WASD move  space bomb  p pause  Tab inspector  q quit".to_owned()
     };

@@ -9,7 +9,9 @@ fn a_short_gif_and_the_inspector_png_are_written() {
     assert_eq!(&gif[..6], b"GIF89a");
     assert_eq!(gif.last(), Some(&0x3B), "the trailer");
     let screen = pictures::inspector_screen(100, 30, 5, 7).expect("a screen");
-    let text: String = (0..screen.area.width).map(|x| screen[(x, 1)].symbol().to_owned()).collect();
+    let text: String = (0..screen.area.width)
+        .map(|x| screen[(x, 1)].symbol().to_owned())
+        .collect();
     assert!(text.contains("inspector"), "{text}");
     let png = pictures::buffer_png(&screen).expect("a png");
     assert_eq!(&png[1..4], b"PNG");

@@ -47,9 +47,16 @@ fn app() -> App {
     library.insert("Statue", Blueprint::from_json(STATUE).unwrap());
     library.insert(
         "T1",
-        level(1, "Corridor", &["########", "#@..s###", "#.######", "#.######", "########"]),
+        level(
+            1,
+            "Corridor",
+            &["########", "#@..s###", "#.######", "#.######", "########"],
+        ),
     );
-    library.insert("T2", level(2, "Second room", &["#######", "#@...s#", "#######"]));
+    library.insert(
+        "T2",
+        level(2, "Second room", &["#######", "#@...s#", "#######"]),
+    );
     let game = Game::with_levels(library, vec!["T1".into(), "T2".into()], 7).unwrap();
     App::from_game(game, 7)
 }
@@ -78,7 +85,11 @@ fn cell(terminal: &Terminal<TestBackend>, app: &App, x: i32, y: i32) -> String {
     let buf = terminal.backend().buffer();
     let arena = ui::areas(buf.area, app).arena.expect("the arena is shown");
     let (col, row) = ui::cell_position(arena, Position { x, y });
-    format!("{}{}", buf[(col, row)].symbol(), buf[(col + 1, row)].symbol())
+    format!(
+        "{}{}",
+        buf[(col, row)].symbol(),
+        buf[(col + 1, row)].symbol()
+    )
 }
 
 fn shows(terminal: &Terminal<TestBackend>, text: &str) -> bool {
@@ -93,7 +104,11 @@ fn the_first_screen_has_the_arena_a_status_line_and_help() {
     assert_eq!(cell(&t, &app, 4, 1), "s ");
     assert_eq!(cell(&t, &app, 0, 0), "██");
     let lines = screen(&t);
-    assert!(lines[0].contains("level 1 | score 0 | lives 3"), "{}", lines[0]);
+    assert!(
+        lines[0].contains("level 1 | score 0 | lives 3"),
+        "{}",
+        lines[0]
+    );
     assert!(shows(&t, "level 1: Corridor"));
     assert!(lines[H as usize - 1].contains("space bomb"));
 }
@@ -136,7 +151,12 @@ fn a_bomb_ticks_then_flames_spread_until_walls_stop_them() {
     // The fuse is 2 s (40 frames) from the drop on frame 6; it is frame 20.
     let t = play(&mut app, vec![Step::Frames(28)]);
     for x in 1..=3 {
-        assert_eq!(cell(&t, &app, x, 1), "**", "flame at ({x},1): {:#?}", screen(&t));
+        assert_eq!(
+            cell(&t, &app, x, 1),
+            "**",
+            "flame at ({x},1): {:#?}",
+            screen(&t)
+        );
     }
     assert_eq!(cell(&t, &app, 4, 1), "x ", "the statue, dead in the flames");
     assert_eq!(cell(&t, &app, 0, 1), "██", "the wall stops the flames");
@@ -153,7 +173,11 @@ fn an_enemy_in_the_blast_dies_and_the_next_level_loads() {
     let mut steps = bomb_and_hide();
     steps.push(Step::Frames(30));
     let t = play(&mut app, steps);
-    assert!(shows(&t, "statue-1 killed by fire (+100)"), "{:#?}", screen(&t));
+    assert!(
+        shows(&t, "statue-1 killed by fire (+100)"),
+        "{:#?}",
+        screen(&t)
+    );
     assert!(screen(&t)[0].contains("score 100"), "{}", screen(&t)[0]);
     // Drawn dead for a moment, then gone; with no enemy left the level is won.
     let t = play(&mut app, vec![Step::Frames(14)]);
@@ -163,7 +187,11 @@ fn an_enemy_in_the_blast_dies_and_the_next_level_loads() {
     let t = play(&mut app, vec![Step::Frames(45)]);
     assert!(shows(&t, "level 2: Second room"));
     assert!(screen(&t)[0].contains("level 2"));
-    assert_eq!(cell(&t, &app, 1, 1), "@ ", "the player starts the new level");
+    assert_eq!(
+        cell(&t, &app, 1, 1),
+        "@ ",
+        "the player starts the new level"
+    );
     assert_eq!(cell(&t, &app, 5, 1), "s ");
 }
 
@@ -186,7 +214,11 @@ fn tab_opens_the_inspector_and_the_arrows_walk_the_scene_graph() {
     assert!(shows(&t, " inspector "));
     assert!(shows(&t, ">level-1"), "the root is selected first");
     let t = play(&mut app, vec![press(KeyCode::Down)]);
-    assert!(shows(&t, ">└─statue-1") || shows(&t, ">├─statue-1"), "{:#?}", screen(&t));
+    assert!(
+        shows(&t, ">└─statue-1") || shows(&t, ">├─statue-1"),
+        "{:#?}",
+        screen(&t)
+    );
     assert!(shows(&t, "statue-1 "), "its details");
     assert!(shows(&t, "is-a Soldier > Enemy"), "the type chain");
     assert!(shows(&t, "Collider"));
@@ -196,7 +228,10 @@ fn tab_opens_the_inspector_and_the_arrows_walk_the_scene_graph() {
     // t: the type hierarchy, Soldier under Enemy.
     let t = play(&mut app, vec![press(KeyCode::Char('t'))]);
     let lines = screen(&t);
-    let enemy = lines.iter().position(|l| l.contains("  Enemy ") || l.ends_with("Enemy")).or_else(|| lines.iter().position(|l| l.contains("Enemy")));
+    let enemy = lines
+        .iter()
+        .position(|l| l.contains("  Enemy ") || l.ends_with("Enemy"))
+        .or_else(|| lines.iter().position(|l| l.contains("Enemy")));
     assert!(enemy.is_some(), "{lines:#?}");
     assert!(shows(&t, "└ Soldier"));
     assert!(shows(&t, "Collider *"), "multiple types are starred");
@@ -208,7 +243,12 @@ fn e_disables_the_selected_component_and_x_kills_the_entity() {
     // The statue, then its first component (the Sprite): disabled, it is not drawn.
     let t = play(
         &mut app,
-        vec![press(KeyCode::Tab), press(KeyCode::Down), press(KeyCode::Right), press(KeyCode::Char('e'))],
+        vec![
+            press(KeyCode::Tab),
+            press(KeyCode::Down),
+            press(KeyCode::Right),
+            press(KeyCode::Char('e')),
+        ],
     );
     assert!(shows(&t, ">Sprite"), "{:#?}", screen(&t));
     assert!(shows(&t, " off "), "{:#?}", screen(&t));
@@ -218,12 +258,22 @@ fn e_disables_the_selected_component_and_x_kills_the_entity() {
     assert_eq!(cell(&t, &app, 4, 1), "s ");
     // Back to the entity row; x kills it (drawn dead) and the level is won
     // once no enemy is left in the fight.
-    let t = play(&mut app, vec![press(KeyCode::Left), press(KeyCode::Char('x')), Step::Frames(1)]);
+    let t = play(
+        &mut app,
+        vec![
+            press(KeyCode::Left),
+            press(KeyCode::Char('x')),
+            Step::Frames(1),
+        ],
+    );
     assert!(shows(&t, "statue-1 [dead]"), "{:#?}", screen(&t));
     assert_eq!(cell(&t, &app, 4, 1), "x ");
     assert!(shows(&t, "LEVEL CLEAR!"));
     // x again revives it; the entity row's e disables the whole entity.
-    let t = play(&mut app, vec![press(KeyCode::Char('x')), press(KeyCode::Char('e'))]);
+    let t = play(
+        &mut app,
+        vec![press(KeyCode::Char('x')), press(KeyCode::Char('e'))],
+    );
     assert!(shows(&t, "statue-1 [off]"), "{:#?}", screen(&t));
     assert_eq!(cell(&t, &app, 4, 1), "  ");
 }
