@@ -78,15 +78,7 @@ pub fn spawn_at(
     at: Position,
     parent: EntityId,
 ) -> Result<EntityId, Error> {
-    let blueprint = world
-        .get_resource::<Library>()
-        .and_then(|l| l.0.get(tag))
-        .cloned()
-        .ok_or_else(|| Error::Io {
-            path: data_dir().display().to_string(),
-            message: format!("no blueprint tagged `{tag}`"),
-        })?;
-    let id = world.spawn_blueprint(&blueprint)?;
+    let id = world.spawn_blueprint(&library_blueprint(world, tag, "blueprint")?)?;
     world.entity_mut(id)?.add(at)?;
     world.set_parent(id, parent)?;
     let handles: Vec<_> = world.entity(id)?.handles().collect();
@@ -94,6 +86,19 @@ pub fn spawn_at(
         .get_resource_or_insert_with(Colliders::default)
         .track(handles);
     Ok(id)
+}
+
+/// The blueprint tagged `tag` in the world's [`Library`]; `what` names it
+/// in the error when there is none.
+fn library_blueprint(world: &World, tag: &str, what: &str) -> Result<Blueprint, Error> {
+    world
+        .get_resource::<Library>()
+        .and_then(|l| l.0.get(tag))
+        .cloned()
+        .ok_or_else(|| Error::Io {
+            path: data_dir().display().to_string(),
+            message: format!("no {what} tagged `{tag}`"),
+        })
 }
 
 /// What [`load_level`] made.
@@ -114,15 +119,7 @@ pub fn load_level(
     seed: u64,
     player: Option<EntityId>,
 ) -> Result<Loaded, Error> {
-    let blueprint = world
-        .get_resource::<Library>()
-        .and_then(|l| l.0.get(tag))
-        .cloned()
-        .ok_or_else(|| Error::Io {
-            path: data_dir().display().to_string(),
-            message: format!("no level tagged `{tag}`"),
-        })?;
-    let root = world.spawn_blueprint(&blueprint)?;
+    let root = world.spawn_blueprint(&library_blueprint(world, tag, "level")?)?;
     let level = world
         .entity(root)?
         .get::<Level>()

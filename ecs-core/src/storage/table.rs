@@ -83,15 +83,8 @@ impl Default for Tables {
         let mut by_layout = HashMap::new();
         by_layout.insert(Box::default(), EMPTY_TABLE);
         Tables {
-            list: vec![Table {
-                layout: Box::default(),
-                isa: Box::default(),
-                owners: Vec::new(),
-                inactive: 0,
-                matches: Box::default(),
-                adding: Vec::new(),
-                removing: Vec::new(),
-            }],
+            // The empty layout's table: as a vacant slot, no layout.
+            list: vec![Table::vacant()],
             by_layout,
             vacant: Vec::new(),
             empty: 0,
