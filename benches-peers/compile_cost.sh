@@ -24,7 +24,7 @@ target="${CARGO_TARGET_DIR:-$here/target}"
 root="$target/compile-probe"
 n="${COMPONENTS:-500}"
 runs="${RUNS:-3}"
-kinds=(none ours bevy)
+kinds=(none ours lean bevy)
 
 # A caching wrapper (sccache) would serve the second build from its cache.
 export CARGO_INCREMENTAL=0 RUSTC_WRAPPER=""
@@ -33,6 +33,7 @@ dependency() {
     case "$1" in
         none) ;;
         ours) echo "ecs-core = { path = \"$ecs_core\" }" ;;
+        lean) echo "ecs-core = { path = \"$ecs_core\", default-features = false }" ;;
         bevy) echo 'bevy_ecs = { version = "=0.20.1", default-features = false, features = ["std"] }' ;;
     esac
 }
@@ -40,7 +41,7 @@ dependency() {
 derive() {
     case "$1" in
         none) ;;
-        ours) echo "ecs_core::Component" ;;
+        ours | lean) echo "ecs_core::Component" ;;
         bevy) echo "bevy_ecs::component::Component" ;;
     esac
 }
@@ -131,11 +132,14 @@ median() {
 
 none=$(median "${times[none]}")
 ours=$(median "${times[ours]}")
+lean=$(median "${times[lean]}")
 bevy=$(median "${times[bevy]}")
 per() { awk -v t="$1" -v z="$none" -v n="$n" 'BEGIN { printf "%.3f", (t - z) / n }'; }
 ours_per=$(per "$ours")
+lean_per=$(per "$lean")
 bevy_per=$(per "$bevy")
 ratio=$(awk -v a="$ours_per" -v b="$bevy_per" 'BEGIN { print (b > 0) ? sprintf("%.2fx", a / b) : "–" }')
+lean_ratio=$(awk -v a="$lean_per" -v b="$bevy_per" 'BEGIN { print (b > 0) ? sprintf("%.2fx", a / b) : "–" }')
 rustc_v="$(rustc -V)"
 
 table="$(
@@ -144,13 +148,15 @@ table="$(
 |---|---|---:|---:|
 | none | – | $none ms | – |
 | ours | \`ecs_core::Component\` | $ours ms | $ours_per ms |
+| ours, \`default-features = false\` (no link-time catalog) | \`ecs_core::Component\` | $lean ms | $lean_per ms |
 | bevy | \`bevy_ecs::component::Component\` (0.20.1, std only) | $bevy ms | $bevy_per ms |
 
-ours / bevy per component: **$ratio**. $n structs of two \`f32\` fields per
+ours / bevy per component: **$ratio** with the link-time catalog (the
+default), **$lean_ratio** without it. $n structs of two \`f32\` fields per
 crate, lib.rs only; debug, \`CARGO_INCREMENTAL=0\`, dependencies prebuilt, no
 link step; $rustc_v, $(nproc) cores. Runs (ms): none ${times[none]% }; ours
-${times[ours]% }; bevy ${times[bevy]% }. bevy's impl is generic code,
-compiled where a component is used; ours also builds each type's vtable and
+${times[ours]% }; lean ${times[lean]% }; bevy ${times[bevy]% }. bevy's impl is generic code,
+compiled where a component is used; ours (with the catalog) also builds each type's vtable and
 inventory registration here, in the defining crate.
 EOF
 )"

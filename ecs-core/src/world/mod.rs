@@ -412,6 +412,7 @@ impl World {
         }
         let mut requirements = crate::world::require::Requirements::default();
         (vtable.requirements)(&mut requirements);
+        crate::data::catalog::note_stored(vtable);
         self.storage.register(vtable, !requirements.is_empty())
     }
 
