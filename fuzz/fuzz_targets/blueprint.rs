@@ -21,13 +21,20 @@ fuzz_target!(|data: &[u8]| {
     world
         .entity_mut(holder)
         .unwrap()
-        .add(AxisMoving { base: Moving { speed: 3 }, vertical: true })
+        .add(AxisMoving {
+            base: Moving { speed: 3 },
+            vertical: true,
+        })
         .unwrap();
     world.entity_mut(holder).unwrap().add(Tag(1)).unwrap();
     let before = world.save_json().unwrap();
     match world.spawn_blueprint(&blueprint) {
         Ok(id) => assert!(world.contains(id)),
-        Err(_) => assert_eq!(world.save_json().unwrap(), before, "a failed spawn changes nothing"),
+        Err(_) => assert_eq!(
+            world.save_json().unwrap(),
+            before,
+            "a failed spawn changes nothing"
+        ),
     }
     world.apply_commands();
     check(&world);

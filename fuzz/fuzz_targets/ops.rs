@@ -44,12 +44,25 @@ fn add(world: &mut World, id: EntityId, kind: Kind, v: u8) -> Result<(), Error> 
     match kind {
         Kind::Moving => e.add(Moving { speed: v.into() }).map(drop),
         Kind::AxisMoving => e
-            .add(AxisMoving { base: Moving { speed: v.into() }, vertical: v % 2 == 0 })
+            .add(AxisMoving {
+                base: Moving { speed: v.into() },
+                vertical: v % 2 == 0,
+            })
             .map(drop),
         Kind::Tag => e.add(Tag(v)).map(drop),
-        Kind::TagPlus => e.add(TagPlus { base: Tag(v), extra: v.into() }).map(drop),
+        Kind::TagPlus => e
+            .add(TagPlus {
+                base: Tag(v),
+                extra: v.into(),
+            })
+            .map(drop),
         Kind::Pulse => e.add(Pulse { beats: v.into() }).map(drop),
-        Kind::Health => e.add(Health { hp: v.into(), hooks: 0 }).map(drop),
+        Kind::Health => e
+            .add(Health {
+                hp: v.into(),
+                hooks: 0,
+            })
+            .map(drop),
     }
 }
 
@@ -92,7 +105,14 @@ fuzz_target!(|ops: Vec<Op>| {
             Op::SpawnWith(v) => {
                 let spawned = match v % 3 {
                     0 => world.spawn_with((Pulse { beats: v.into() },)),
-                    1 => world.spawn_with((Tag(v), TagPlus { base: Tag(v), extra: 1 }, Moving { speed: 1 })),
+                    1 => world.spawn_with((
+                        Tag(v),
+                        TagPlus {
+                            base: Tag(v),
+                            extra: 1,
+                        },
+                        Moving { speed: 1 },
+                    )),
                     _ => world.spawn_with((Moving { speed: 1 }, AxisMoving::default())),
                 };
                 if let Ok(id) = spawned {
@@ -162,7 +182,11 @@ fuzz_target!(|ops: Vec<Op>| {
             }
             Op::Clone(i, tree) => {
                 if let Some(id) = pick(&ids, i) {
-                    let cloned = if tree { world.clone_tree(id) } else { world.clone_entity(id) };
+                    let cloned = if tree {
+                        world.clone_tree(id)
+                    } else {
+                        world.clone_entity(id)
+                    };
                     match cloned {
                         Ok(copy) => ids.push(copy),
                         Err(error) => assert!(!world.contains(id), "{error}"),

@@ -73,7 +73,11 @@ pub fn check(world: &World) {
         .into_iter()
         .map(|(id,)| id)
         .collect();
-    assert_eq!(ids.len(), world.len(), "a query over every entity sees them all");
+    assert_eq!(
+        ids.len(),
+        world.len(),
+        "a query over every entity sees them all"
+    );
     for &id in &ids {
         let e = world.entity(id).expect("a live entity is found");
         agree::<Moving>(&e);
@@ -85,9 +89,30 @@ pub fn check(world: &World) {
         assert!(e.get_all::<Moving>().count() <= 1, "Moving is single");
     }
     for (kind, count) in [
-        ("Moving", world.query::<(&Moving,)>().include_inactive().into_iter().count()),
-        ("Tag", world.query::<(&Tag,)>().include_inactive().into_iter().count()),
-        ("Health", world.query::<(&Health,)>().include_inactive().into_iter().count()),
+        (
+            "Moving",
+            world
+                .query::<(&Moving,)>()
+                .include_inactive()
+                .into_iter()
+                .count(),
+        ),
+        (
+            "Tag",
+            world
+                .query::<(&Tag,)>()
+                .include_inactive()
+                .into_iter()
+                .count(),
+        ),
+        (
+            "Health",
+            world
+                .query::<(&Health,)>()
+                .include_inactive()
+                .into_iter()
+                .count(),
+        ),
     ] {
         let holders = ids
             .iter()
@@ -97,7 +122,11 @@ pub fn check(world: &World) {
     }
     let saved = world.save_json().expect("every component type here saves");
     let loaded = World::load_json(&saved).expect("a saved world loads");
-    assert_eq!(loaded.save_json().unwrap(), saved, "saving a loaded world gives the same file");
+    assert_eq!(
+        loaded.save_json().unwrap(),
+        saved,
+        "saving a loaded world gives the same file"
+    );
 }
 
 /// `has`, `get` and `get_all` tell the same story.
