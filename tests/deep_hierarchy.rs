@@ -206,3 +206,28 @@ fn a_blueprint_listing_many_components_spawns_in_linear_time() {
         "4x the components took {ratio:.1}x as long"
     );
 }
+
+/// Time to despawn `count` entities sharing a name, oldest first, asking
+/// for the name's first carrier after each.
+fn despawn_and_find(count: usize) -> f64 {
+    let mut world = World::new();
+    let ids: Vec<EntityId> = (0..count).map(|_| world.spawn_named("crate")).collect();
+    let start = Instant::now();
+    for (i, &id) in ids.iter().enumerate() {
+        world.despawn(id).unwrap();
+        assert_eq!(world.find_by_name("crate"), ids.get(i + 1).copied());
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// The first carrier of a name is found in constant time however many
+/// carriers before it were removed (each lookup once walked past every
+/// removal not yet swept).
+#[test]
+fn finding_a_name_after_many_removals_scales_linearly() {
+    let ratio = scaling_ratio(|| despawn_and_find(5_000), || despawn_and_find(20_000));
+    assert!(
+        ratio < LINEAR_AT_MOST,
+        "4x the carriers took {ratio:.1}x as long"
+    );
+}

@@ -31,6 +31,10 @@ struct NameSlots {
     text: Arc<str>,
     /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.
     entries: Vec<(u64, EntityIndex)>,
+    /// Every entry before this one is a removal: where a walk starts, so
+    /// finding the first carrier after many removals from the front stays
+    /// constant time.
+    head: usize,
     live: usize,
 }
 
@@ -41,14 +45,22 @@ impl NameSlots {
         if let Ok(at) = self.entries.binary_search_by_key(&order, |&(o, _)| o) {
             self.entries[at].1 = GONE;
             self.live -= 1;
+            while self
+                .entries
+                .get(self.head)
+                .is_some_and(|&(_, slot)| slot == GONE)
+            {
+                self.head += 1;
+            }
             if self.entries.len() > 16 && self.live * 2 < self.entries.len() {
                 self.entries.retain(|&(_, slot)| slot != GONE);
+                self.head = 0;
             }
         }
     }
 
     fn slots(&self) -> impl Iterator<Item = EntityIndex> + '_ {
-        self.entries
+        self.entries[self.head..]
             .iter()
             .map(|&(_, slot)| slot)
             .filter(|&slot| slot != GONE)
@@ -95,6 +107,7 @@ impl Names {
                 // the last carrier gone, the id is free.
                 self.index.remove(&slots.text);
                 slots.entries = Vec::new();
+                slots.head = 0;
                 self.free.push(old);
             }
         }
@@ -113,6 +126,7 @@ impl Names {
         let slots = NameSlots {
             text: Arc::clone(&text),
             entries: Vec::new(),
+            head: 0,
             live: 0,
         };
         let id = match self.free.pop() {
