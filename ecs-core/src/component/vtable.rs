@@ -43,9 +43,6 @@ pub struct ComponentVTable {
     /// for a non-generic type, none for a generic one (a `static` would be
     /// shared by every instantiation).
     pub(crate) number: Option<&'static TypeNumberCell>,
-    /// `std::any::type_name` of the type: what the by-name catalog shows
-    /// beside a name, to tell two types of one name apart.
-    pub(crate) type_name: fn() -> &'static str,
 }
 
 fn no_receiver(_: TypeId) -> Option<ReceiverFn> {
@@ -57,21 +54,13 @@ fn no_requirements(_: &mut Requirements) {}
 impl ComponentVTable {
     /// The table of a component without a parent.
     pub const fn root<T: Component>() -> Self {
-        Self::new(
-            KeyChain::root::<T>(),
-            ErasedType::of::<T>(),
-            std::any::type_name::<T>,
-        )
+        Self::new(KeyChain::root::<T>(), ErasedType::of::<T>())
     }
 
     /// The table of `T`, whose parent is `P`; `erased` is built by the
     /// derive from the parent field's offset.
     pub const fn with_parent<T: Component, P: Component>(erased: ErasedType) -> Self {
-        let mut table = Self::new(
-            KeyChain::with_parent::<T, P>(),
-            erased,
-            std::any::type_name::<T>,
-        );
+        let mut table = Self::new(KeyChain::with_parent::<T, P>(), erased);
         // Behaviour is inherited, as a virtual method is: the derived type
         // runs its parent's on the part it embeds until it declares its own.
         table.behaviour = match P::__VTABLE.behaviour {
@@ -82,9 +71,8 @@ impl ComponentVTable {
         table
     }
 
-    const fn new(chain: KeyChain, erased: ErasedType, type_name: fn() -> &'static str) -> Self {
+    const fn new(chain: KeyChain, erased: ErasedType) -> Self {
         ComponentVTable {
-            type_name,
             chain,
             erased,
             behaviour: None,
