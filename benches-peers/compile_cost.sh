@@ -6,6 +6,8 @@
 #
 #   benches-peers/compile_cost.sh            # 500 structs, median of 3 builds
 #   COMPONENTS=200 RUNS=5 benches-peers/compile_cost.sh
+#   INCREMENTAL=1 benches-peers/compile_cost.sh   # incremental builds: each
+#       timed build follows an edit of one struct, as in a working session
 #
 # Three generated library crates, each a lib.rs of COMPONENTS plain structs
 # of two f32 fields: `ours` derives ecs_core::Component, `bevy` derives
@@ -27,7 +29,8 @@ runs="${RUNS:-3}"
 kinds=(none ours lean bevy)
 
 # A caching wrapper (sccache) would serve the second build from its cache.
-export CARGO_INCREMENTAL=0 RUSTC_WRAPPER=""
+incremental="${INCREMENTAL:-0}"
+export CARGO_INCREMENTAL="$incremental" RUSTC_WRAPPER=""
 
 dependency() {
     case "$1" in
@@ -103,6 +106,15 @@ for ((r = 1; r <= runs; r++)); do
     for kind in "${kinds[@]}"; do
         clean=""
         for _ in 1 2 3 4 5; do
+            if [[ "$incremental" == 1 ]]; then
+                # An edit: the first struct gains or loses a field.
+                lib="$root/$kind/src/lib.rs"
+                if grep -q '^pub struct P0 { pub x: f32, pub y: f32 }$' "$lib"; then
+                    sed -i 's/^pub struct P0 { pub x: f32, pub y: f32 }$/pub struct P0 { pub x: f32, pub y: f32, pub z: f32 }/' "$lib"
+                else
+                    sed -i 's/^pub struct P0 { pub x: f32, pub y: f32, pub z: f32 }$/pub struct P0 { pub x: f32, pub y: f32 }/' "$lib"
+                fi
+            fi
             touch "$root/$kind/src/lib.rs"
             start=$(date +%s%N)
             log="$(build "$kind")" || failed "$kind" "$log"
@@ -153,7 +165,7 @@ table="$(
 
 ours / bevy per component: **$ratio** with the link-time catalog (the
 default), **$lean_ratio** without it. $n structs of two \`f32\` fields per
-crate, lib.rs only; debug, \`CARGO_INCREMENTAL=0\`, dependencies prebuilt, no
+crate, lib.rs only; debug, \`CARGO_INCREMENTAL=$incremental\`, dependencies prebuilt, no
 link step; $rustc_v, $(nproc) cores. Runs (ms): none ${times[none]% }; ours
 ${times[ours]% }; lean ${times[lean]% }; bevy ${times[bevy]% }. bevy's impl is generic code,
 compiled where a component is used; ours (with the catalog) also builds each type's vtable and
@@ -161,5 +173,7 @@ inventory registration here, in the defining crate.
 EOF
 )"
 echo "$table"
-echo "$table" >"$target/compile-cost.md"
-echo "compile_cost: wrote $target/compile-cost.md" >&2
+out="$target/compile-cost.md"
+[[ "$incremental" == 1 ]] && out="$target/compile-cost-incremental.md"
+echo "$table" >"$out"
+echo "compile_cost: wrote $out" >&2
