@@ -6,6 +6,8 @@
 #
 #   benches-peers/compile_cost.sh            # 500 structs, median of 3 builds
 #   COMPONENTS=200 RUNS=5 benches-peers/compile_cost.sh
+#   INCREMENTAL=1 benches-peers/compile_cost.sh   # incremental builds: each
+#       timed build follows an edit of one struct, as in a working session
 #
 # Three generated library crates, each a lib.rs of COMPONENTS plain structs
 # of two f32 fields: `ours` derives ecs_core::Component, `bevy` derives
@@ -24,15 +26,17 @@ target="${CARGO_TARGET_DIR:-$here/target}"
 root="$target/compile-probe"
 n="${COMPONENTS:-500}"
 runs="${RUNS:-3}"
-kinds=(none ours bevy)
+kinds=(none ours lean bevy)
 
 # A caching wrapper (sccache) would serve the second build from its cache.
-export CARGO_INCREMENTAL=0 RUSTC_WRAPPER=""
+incremental="${INCREMENTAL:-0}"
+export CARGO_INCREMENTAL="$incremental" RUSTC_WRAPPER=""
 
 dependency() {
     case "$1" in
         none) ;;
         ours) echo "ecs-core = { path = \"$ecs_core\" }" ;;
+        lean) echo "ecs-core = { path = \"$ecs_core\", default-features = false }" ;;
         bevy) echo 'bevy_ecs = { version = "=0.20.1", default-features = false, features = ["std"] }' ;;
     esac
 }
@@ -40,7 +44,7 @@ dependency() {
 derive() {
     case "$1" in
         none) ;;
-        ours) echo "ecs_core::Component" ;;
+        ours | lean) echo "ecs_core::Component" ;;
         bevy) echo "bevy_ecs::component::Component" ;;
     esac
 }
@@ -102,6 +106,15 @@ for ((r = 1; r <= runs; r++)); do
     for kind in "${kinds[@]}"; do
         clean=""
         for _ in 1 2 3 4 5; do
+            if [[ "$incremental" == 1 ]]; then
+                # An edit: the first struct gains or loses a field.
+                lib="$root/$kind/src/lib.rs"
+                if grep -q '^pub struct P0 { pub x: f32, pub y: f32 }$' "$lib"; then
+                    sed -i 's/^pub struct P0 { pub x: f32, pub y: f32 }$/pub struct P0 { pub x: f32, pub y: f32, pub z: f32 }/' "$lib"
+                else
+                    sed -i 's/^pub struct P0 { pub x: f32, pub y: f32, pub z: f32 }$/pub struct P0 { pub x: f32, pub y: f32 }/' "$lib"
+                fi
+            fi
             touch "$root/$kind/src/lib.rs"
             start=$(date +%s%N)
             log="$(build "$kind")" || failed "$kind" "$log"
@@ -131,11 +144,14 @@ median() {
 
 none=$(median "${times[none]}")
 ours=$(median "${times[ours]}")
+lean=$(median "${times[lean]}")
 bevy=$(median "${times[bevy]}")
 per() { awk -v t="$1" -v z="$none" -v n="$n" 'BEGIN { printf "%.3f", (t - z) / n }'; }
 ours_per=$(per "$ours")
+lean_per=$(per "$lean")
 bevy_per=$(per "$bevy")
 ratio=$(awk -v a="$ours_per" -v b="$bevy_per" 'BEGIN { print (b > 0) ? sprintf("%.2fx", a / b) : "–" }')
+lean_ratio=$(awk -v a="$lean_per" -v b="$bevy_per" 'BEGIN { print (b > 0) ? sprintf("%.2fx", a / b) : "–" }')
 rustc_v="$(rustc -V)"
 
 table="$(
@@ -144,16 +160,20 @@ table="$(
 |---|---|---:|---:|
 | none | – | $none ms | – |
 | ours | \`ecs_core::Component\` | $ours ms | $ours_per ms |
+| ours, \`default-features = false\` (no link-time catalog) | \`ecs_core::Component\` | $lean ms | $lean_per ms |
 | bevy | \`bevy_ecs::component::Component\` (0.20.1, std only) | $bevy ms | $bevy_per ms |
 
-ours / bevy per component: **$ratio**. $n structs of two \`f32\` fields per
-crate, lib.rs only; debug, \`CARGO_INCREMENTAL=0\`, dependencies prebuilt, no
+ours / bevy per component: **$ratio** with the link-time catalog (the
+default), **$lean_ratio** without it. $n structs of two \`f32\` fields per
+crate, lib.rs only; debug, \`CARGO_INCREMENTAL=$incremental\`, dependencies prebuilt, no
 link step; $rustc_v, $(nproc) cores. Runs (ms): none ${times[none]% }; ours
-${times[ours]% }; bevy ${times[bevy]% }. bevy's impl is generic code,
-compiled where a component is used; ours also builds each type's vtable and
+${times[ours]% }; lean ${times[lean]% }; bevy ${times[bevy]% }. bevy's impl is generic code,
+compiled where a component is used; ours (with the catalog) also builds each type's vtable and
 inventory registration here, in the defining crate.
 EOF
 )"
 echo "$table"
-echo "$table" >"$target/compile-cost.md"
-echo "compile_cost: wrote $target/compile-cost.md" >&2
+out="$target/compile-cost.md"
+[[ "$incremental" == 1 ]] && out="$target/compile-cost-incremental.md"
+echo "$table" >"$out"
+echo "compile_cost: wrote $out" >&2

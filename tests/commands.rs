@@ -322,3 +322,23 @@ fn a_change_panicking_at_the_end_of_an_update_leaves_the_world_usable() {
     assert!(!world.entity(id).unwrap().get::<Saboteur>().unwrap().0);
     still_usable(&mut world);
 }
+
+/// A world whose command errors nobody takes keeps the first 1,024 and
+/// counts the rest, rather than growing for as long as it runs.
+#[test]
+fn command_errors_nobody_takes_stay_bounded() {
+    let mut world = World::new();
+    let gone = world.spawn();
+    world.despawn(gone).unwrap();
+    for _ in 0..1_100 {
+        world.commands().despawn(gone);
+    }
+    world.apply_commands();
+    let errors = world.take_command_errors();
+    assert_eq!(errors.len(), 1_025);
+    assert!(errors[..1_024]
+        .iter()
+        .all(|e| matches!(e, Error::NoSuchEntity(id) if *id == gone)));
+    assert!(matches!(errors[1_024], Error::ErrorsDropped { count: 76 }));
+    assert!(world.take_command_errors().is_empty());
+}

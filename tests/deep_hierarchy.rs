@@ -137,22 +137,37 @@ fn load_chain(depth: usize) -> f64 {
     elapsed
 }
 
-/// Ratios of two sizes, best of three runs each so a busy machine does not
-/// decide: four times the size must cost well under the sixteen times a
-/// quadratic operation would (each detach once scanned every sibling; each
-/// loaded link once walked every ancestor).
+/// How much longer `large` takes than `small` (four times the size): the
+/// best of five runs each, taken in turn so that a burst of load elsewhere
+/// on the machine lands on both sizes. A linear operation gives about 4
+/// (more when the larger size outgrows a cache), a quadratic one 16; the
+/// tests draw the line at 11, well clear of both.
+fn scaling_ratio(small: impl Fn() -> f64, large: impl Fn() -> f64) -> f64 {
+    let (mut best_small, mut best_large) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..5 {
+        best_small = best_small.min(small());
+        best_large = best_large.min(large());
+    }
+    best_large / best_small
+}
+
+/// What separates linear from quadratic in [`scaling_ratio`].
+const LINEAR_AT_MOST: f64 = 11.0;
+
+/// Four times the size must cost well under the sixteen times a quadratic
+/// operation would (each detach once scanned every sibling; each loaded
+/// link once walked every ancestor).
 #[test]
 fn wide_despawns_and_deep_loads_scale_linearly() {
-    let best = |f: &dyn Fn() -> f64| (0..3).map(|_| f()).fold(f64::INFINITY, f64::min);
     let (small, large) = (5_000, 20_000);
-    let despawn = best(&|| despawn_wide(large)) / best(&|| despawn_wide(small));
+    let despawn = scaling_ratio(|| despawn_wide(small), || despawn_wide(large));
     assert!(
-        despawn < 8.0,
+        despawn < LINEAR_AT_MOST,
         "despawning 4x the children took {despawn:.1}x as long"
     );
-    let load = best(&|| load_chain(large)) / best(&|| load_chain(small));
+    let load = scaling_ratio(|| load_chain(small), || load_chain(large));
     assert!(
-        load < 8.0,
+        load < LINEAR_AT_MOST,
         "loading a 4x deeper chain took {load:.1}x as long"
     );
 }
@@ -185,7 +200,34 @@ fn spawn_many_tags(count: usize) -> f64 {
 /// compared every pair: 40,000 tags took seconds.
 #[test]
 fn a_blueprint_listing_many_components_spawns_in_linear_time() {
-    let best = |f: &dyn Fn() -> f64| (0..3).map(|_| f()).fold(f64::INFINITY, f64::min);
-    let ratio = best(&|| spawn_many_tags(16_000)) / best(&|| spawn_many_tags(4_000));
-    assert!(ratio < 8.0, "4x the components took {ratio:.1}x as long");
+    let ratio = scaling_ratio(|| spawn_many_tags(4_000), || spawn_many_tags(16_000));
+    assert!(
+        ratio < LINEAR_AT_MOST,
+        "4x the components took {ratio:.1}x as long"
+    );
+}
+
+/// Time to despawn `count` entities sharing a name, oldest first, asking
+/// for the name's first carrier after each.
+fn despawn_and_find(count: usize) -> f64 {
+    let mut world = World::new();
+    let ids: Vec<EntityId> = (0..count).map(|_| world.spawn_named("crate")).collect();
+    let start = Instant::now();
+    for (i, &id) in ids.iter().enumerate() {
+        world.despawn(id).unwrap();
+        assert_eq!(world.find_by_name("crate"), ids.get(i + 1).copied());
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// The first carrier of a name is found in constant time however many
+/// carriers before it were removed (each lookup once walked past every
+/// removal not yet swept).
+#[test]
+fn finding_a_name_after_many_removals_scales_linearly() {
+    let ratio = scaling_ratio(|| despawn_and_find(5_000), || despawn_and_find(20_000));
+    assert!(
+        ratio < LINEAR_AT_MOST,
+        "4x the carriers took {ratio:.1}x as long"
+    );
 }

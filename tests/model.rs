@@ -9,7 +9,7 @@
 //! blueprints (with children, several copies) and clone entities and trees;
 //! the model adds the required components (`requires`) itself.
 //!
-//! Cases: 1,500 by default (about 20 s in debug); raise with
+//! Cases: 2,000 by default (about 25 s in debug); raise with
 //! `MODEL_CASES=10000 cargo test --release --test model` (proptest's own
 //! `PROPTEST_CASES` works too); `MODEL_OPS=200` lengthens the sequences
 //! (60 operations at most by default). Failures are shrunk to a minimal sequence of
@@ -1720,7 +1720,7 @@ fn config() -> ProptestConfig {
     ProptestConfig {
         cases: from_env("MODEL_CASES")
             .or(from_env("PROPTEST_CASES"))
-            .unwrap_or(1500),
+            .unwrap_or(2000),
         failure_persistence: None,
         ..ProptestConfig::default()
     }

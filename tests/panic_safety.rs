@@ -3,7 +3,7 @@
 //! usable: the operation that panicked either happened whole or not at all.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use ecs_core::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -17,20 +17,38 @@ static ARMED: AtomicBool = AtomicBool::new(false);
 /// test's user code can trip over it.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// How many armed calls of user code pass before one panics.
+static SPARED: AtomicU32 = AtomicU32::new(0);
+
 fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     ARMED.store(false, Ordering::SeqCst);
+    SPARED.store(0, Ordering::SeqCst);
     guard
 }
 
 fn arm() {
+    arm_after(0);
+}
+
+/// Makes the call of user code after the next `spared` ones panic: for
+/// operations that run user code at several points, the panic lands in
+/// the middle.
+fn arm_after(spared: u32) {
+    SPARED.store(spared, Ordering::SeqCst);
     ARMED.store(true, Ordering::SeqCst);
 }
 
 fn boom(what: &str) {
-    if ARMED.swap(false, Ordering::SeqCst) {
-        panic!("user code panicked in {what}");
+    if !ARMED.load(Ordering::SeqCst) {
+        return;
     }
+    if SPARED.load(Ordering::SeqCst) > 0 {
+        SPARED.fetch_sub(1, Ordering::SeqCst);
+        return;
+    }
+    ARMED.store(false, Ordering::SeqCst);
+    panic!("user code panicked in {what}");
 }
 
 /// Every hook can be made to panic once.
@@ -383,5 +401,150 @@ fn a_panicking_detach_hook_removes_the_components_already_detached() {
         assert_eq!(world.iter::<Ticker>().count(), 0);
         world.despawn(id).unwrap();
     }
+    still_usable(&mut world);
+}
+
+/// Queues a spawn from its attach hook.
+#[derive(Component, Debug, Default)]
+#[component(behaviour)]
+struct Herald;
+
+impl Behaviour for Herald {
+    fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    fn on_attach(&mut self, ctx: &mut Context<'_>) {
+        ctx.commands().spawn((Position(99.0),));
+    }
+}
+
+/// Queues a spawn from its attach hook, and makes the next user code
+/// panic.
+#[derive(Component, Debug, Default)]
+#[component(behaviour)]
+struct ArmingHerald;
+
+impl Behaviour for ArmingHerald {
+    fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
+    fn on_attach(&mut self, ctx: &mut Context<'_>) {
+        ctx.commands().spawn((Position(98.0),));
+        arm();
+    }
+}
+
+/// An operation taken back leaves nothing queued behind it: hooks run only
+/// once every component and requirement is in, so a requirement that fails
+/// (here a panicking `Default`) stops the spawn before any hook could queue
+/// work for components that then vanish.
+#[test]
+fn a_spawn_taken_back_leaves_no_queued_work() {
+    let _exclusive = exclusive();
+    let mut world = World::new();
+    arm();
+    assert!(panics(|| {
+        let _ = world.spawn_with((Herald, NeedsTouchy));
+    }));
+    assert_eq!(world.len(), 0, "the spawn happened whole or not at all");
+    let e = world.spawn();
+    arm();
+    assert!(panics(|| {
+        let _ = world.entity_mut(e).unwrap().add(NeedsTouchy);
+    }));
+    world.entity_mut(e).unwrap().add(Herald).unwrap();
+    // A batch taken back takes back the work its hooks queued: the first
+    // entity's hook queues a spawn and arms the second's `Default`.
+    assert!(panics(|| {
+        let _ = world.spawn_batch([(ArmingHerald, NeedsTouchy), (ArmingHerald, NeedsTouchy)]);
+    }));
+    assert_eq!(world.len(), 1, "the batch happened whole or not at all");
+    world.despawn(e).unwrap();
+    world.apply_commands();
+    // Only the add that stayed (Herald on `e`) queued its spawn.
+    let positions: Vec<f32> = world
+        .query::<(&Position,)>()
+        .into_iter()
+        .map(|(p,)| p.0)
+        .collect();
+    assert_eq!(positions, [99.0]);
+    assert_eq!(world.len(), 1);
+    still_usable(&mut world);
+}
+
+/// A `multiple` type whose enable and disable hooks can panic.
+#[derive(Component, Debug, Default)]
+#[component(multiple, behaviour)]
+struct Brittle;
+
+impl Behaviour for Brittle {
+    fn update(&mut self, _: &mut Context<'_>, _: f32) {}
+    fn on_enable(&mut self, _: &mut Context<'_>) {
+        boom("on_enable");
+    }
+    fn on_disable(&mut self, _: &mut Context<'_>) {
+        boom("on_disable");
+    }
+}
+
+/// Operations that run user code at several points, with the panic in the
+/// middle (the second call): a world-wide disable, an entity's disable, a
+/// broadcast, a tree clone. Each keeps the world consistent and usable, and
+/// does what its own rule says: state changes are kept whole, spawns are
+/// taken back whole.
+#[test]
+fn a_panic_in_the_middle_of_a_many_step_operation_keeps_the_world_whole() {
+    let _exclusive = exclusive();
+    let mut world = World::new();
+    let e = world.spawn_with((Brittle, Brittle, Brittle)).unwrap();
+    arm_after(1);
+    assert!(panics(|| {
+        world.entity_mut(e).unwrap().disable::<Brittle>();
+    }));
+    assert_eq!(
+        world
+            .entity(e)
+            .unwrap()
+            .get_all_filtered::<Brittle>(Filter::Disabled)
+            .count(),
+        3,
+        "every Brittle is disabled: the new state is kept whole"
+    );
+    world.entity_mut(e).unwrap().enable::<Brittle>();
+    arm_after(1);
+    assert!(panics(|| world.entity_mut(e).unwrap().set_enabled(false)));
+    assert!(
+        !world.entity(e).unwrap().is_enabled(),
+        "the entity is disabled"
+    );
+    world.entity_mut(e).unwrap().set_enabled(true);
+
+    let ids: Vec<EntityId> = (0..3)
+        .map(|_| world.spawn_with((Fragile,)).unwrap())
+        .collect();
+
+    world.set_parent(ids[1], ids[0]).unwrap();
+    world.set_parent(ids[2], ids[1]).unwrap();
+    arm_after(1);
+    assert!(panics(|| {
+        world.broadcast(ids[0], &Ping).unwrap();
+    }));
+    world.apply_commands();
+    let before = world.len();
+    assert_eq!(
+        world.broadcast(ids[0], &Ping).unwrap(),
+        3,
+        "every receiver works again"
+    );
+
+    let root = world.spawn_with((Touchy(1),)).unwrap();
+    for _ in 0..2 {
+        let child = world.spawn_with((Touchy(2),)).unwrap();
+        world.set_parent(child, root).unwrap();
+    }
+    let count = world.len();
+    arm_after(1);
+    assert!(panics(|| {
+        world.clone_tree(root).unwrap();
+    }));
+    assert_eq!(world.len(), count, "a tree clone taken back whole");
+    assert!(before <= world.len());
+    world.apply_commands();
     still_usable(&mut world);
 }

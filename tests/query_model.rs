@@ -152,6 +152,12 @@ enum Op {
     Revive(usize),
     /// A `query_mut` that writes, checked against a snapshot.
     Mutate(usize, bool),
+    /// Adds this many `QTag`s one at a time: the entity passes through a
+    /// table per count, and the emptied ones pile up until the world
+    /// reclaims them, so later queries run on reclaimed and reused tables.
+    Gather(usize, usize),
+    /// Removes the entity's `QTag`s one at a time, walking back down.
+    Shed(usize),
 }
 
 fn kind() -> impl Strategy<Value = Kind> {
@@ -172,6 +178,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => e.clone().prop_map(Op::Kill),
         1 => e.clone().prop_map(Op::Revive),
         2 => (0..4usize, any::<bool>()).prop_map(|(s, inactive)| Op::Mutate(s, inactive)),
+        1 => (e.clone(), 60..90usize).prop_map(|(e, n)| Op::Gather(e, n)),
+        1 => e.clone().prop_map(Op::Shed),
     ]
 }
 
@@ -229,6 +237,20 @@ impl State {
                 if let Some(id) = self.pick(i) {
                     let v = self.number();
                     add(&mut self.world, id, k, v);
+                }
+            }
+            Op::Gather(i, n) => {
+                if let Some(id) = self.pick(i) {
+                    for _ in 0..n {
+                        let v = self.number();
+                        add(&mut self.world, id, Kind::Tag, v);
+                    }
+                }
+            }
+            Op::Shed(i) => {
+                if let Some(id) = self.pick(i) {
+                    let mut e = self.world.entity_mut(id).expect("live");
+                    while e.remove::<QTag>().is_some() {}
                 }
             }
             Op::Remove(i, k) => {

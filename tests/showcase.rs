@@ -1,14 +1,14 @@
-//! The showcase example, played without cargo: `examples/showcase.rs` is
-//! included as a module and its `run` writes the game to a string. The
-//! first frames are compared to a snapshot; the game must be deterministic
-//! for a seed, and the seed must matter.
+//! The showcase played headless, as `cargo run --example showcase` plays
+//! when its output is not a terminal (or with `--headless`): the autopilot
+//! plays and the game is written as text. The first frames are compared to
+//! a snapshot; the game must be deterministic for a seed, the seed must
+//! matter, and a longer run must tell the whole story.
 
-#[path = "../examples/showcase.rs"]
-mod showcase;
+use ecs_showcase::headless;
 
 fn play(frames: u32, seed: u64) -> String {
     let mut out = String::new();
-    showcase::run(frames, seed, &mut out).expect("the showcase runs");
+    headless::run(frames, seed, &mut out).expect("the showcase runs");
     out
 }
 
@@ -17,90 +17,120 @@ fn game_only(out: &str) -> &str {
     out.split_once('\n').map_or(out, |(_, rest)| rest)
 }
 
-/// `cargo run --example showcase -- --frames 3 --seed 7`. If a change to the
-/// game is intended, paste that command's output here.
-const SNAPSHOT_3_FRAMES_SEED_7: &str = r#"seed 7, 3 frames; the movers, from blueprints:
-  player    speed 1, colliders [Body]
-  soldier-1 speed 0.5, colliders [Body, Sight]
-  runner-2  speed 1, colliders [Body, Sight]
-  soldier-3 speed 0.5, colliders [Body, Sight]
-  soldier-4 speed 0.5, colliders [Body, Sight]
-  a second Moving for the player: refused, it holds AxisMoving
+/// `cargo run --example showcase -- --headless --frames 50 --seed 7`. If a
+/// change to the game is intended, paste that command's output here.
+const SNAPSHOT_50_FRAMES_SEED_7: &str = r#"showcase, headless: seed 7, up to 50 frames of 0.05 s; the autopilot plays
+[   0] level 1: First steps
+frame 1 | level 1 | score 0 | lives 3 | bombs 1 range 2 speed 5 | enemies 2
+  ###############
+  #@..%...%....s#
+  #.#.#%#.#.#%#.#
+  #..%...%...%..#
+  #%#.#.#.#.#.#%#
+  #...%..s..%...#
+  #.#.#%#.#.#.#.#
+  #.%.....%...%.#
+  #.#%#.#.#%#.#.#
+  #...%...%.....#
+  ###############
+[   9] player drops a bomb at (1,3)
+frame 40 | level 1 | score 0 | lives 3 | bombs 1 range 2 speed 5 | enemies 2
+  ###############
+  #..@%...%.s...#
+  #.#.#%#.#.#%#.#
+  #o.%...%...%..#
+  #%#.#.#.#.#.#%#
+  #...%.....%...#
+  #.#.#%#.#.#.#.#
+  #.%.....%...%.#
+  #.#%#.#s#%#.#.#
+  #...%...%.....#
+  ###############
+[  50] crate at (3,3) burns
+[  50] crate at (1,4) burns
+frame 50 | level 1 | score 20 | lives 3 | bombs 1 range 2 speed 5 | enemies 2
+  ###############
+  #*.@%...%s....#
+  #*#.#%#.#.#%#.#
+  #***...%...%..#
+  #*#.#.#.#.#.#%#
+  #...%.....%...#
+  #.#.#%#.#.#.#.#
+  #.%.....%...%.#
+  #.#%#.#.#%#.#.#
+  #...%..s%.....#
+  ###############
 
-frame 1: 9 collider handles, 0 dropped
-  #############
-  #@...s..%.r.#
-  #.#.#%#.#.#.#
-  #..%%...%...#
-  #%#.#.#.#%#.#
-  #..s..%.....#
-  #.#%#.#.#.#.#
-  #...%..s..%.#
-  #############
-
-frame 2: 9 collider handles, 0 dropped
-  - soldier-1 spots the player and gives chase
-
-frame 3: 9 collider handles, 0 dropped
-  #############
-  #..@s...%.r.#
-  #.#.#%#.#.#.#
-  #..%%...%...#
-  #%#.#.#.#%#.#
-  #...s.%.....#
-  #.#%#.#.#.#.#
-  #...%.s...%.#
-  #############
-
-Summary
-  enemies killed:   0 of 4 (dead, kept)
-  crates destroyed: 0 (despawned)
-  entities:         17 alive, 0 dead
-  player:           1 spare lives
-  events:
-      2  soldier-1 spots the player and gives chase
+Summary after 50 frames (Playing)
+  level reached:    1 (First steps)
+  score:            20
+  enemies killed:   0
+  crates burnt:     2
+  power-ups taken:  0
+  bombs dropped:    1
+  collider handles: 11 tracked, 0 dropped as their entities went
+  entities:         28 (0 dead), 15 tables
 "#;
 
 #[test]
 fn first_frames_match_the_snapshot() {
-    let out = play(3, 7);
+    let out = play(50, 7);
     assert!(
-        out == SNAPSHOT_3_FRAMES_SEED_7,
+        out == SNAPSHOT_50_FRAMES_SEED_7,
         "the showcase changed; if that is intended, update the snapshot:\n{out}"
     );
 }
 
 #[test]
 fn a_seed_always_plays_the_same_game() {
-    assert_eq!(play(12, 7), play(12, 7));
-    assert_eq!(play(12, 1234), play(12, 1234));
+    assert_eq!(play(300, 7), play(300, 7));
+    assert_eq!(play(300, 1234), play(300, 1234));
 }
 
 #[test]
 fn another_seed_plays_another_game() {
-    let seven = play(3, 7);
+    let seven = play(200, 7);
     for seed in [8, 42] {
-        assert_ne!(game_only(&seven), game_only(&play(3, seed)), "seed {seed}");
+        assert_ne!(
+            game_only(&seven),
+            game_only(&play(200, seed)),
+            "seed {seed}"
+        );
     }
 }
 
-/// The default run tells the whole story: an explosion kills an enemy and
-/// destroys a crate, the player is killed and respawns once, and the dead
-/// stay in the world while the flames' collider handles go stale.
+/// The default headless run (800 frames, seed 7) tells the story: bombs,
+/// burning crates, power-ups, enemies killed, a level cleared and the next
+/// one loaded from its blueprint, while the collision manager's weak
+/// handles to despawned colliders are dropped.
 #[test]
-fn the_default_game_shows_every_feature() {
-    let out = play(12, 7);
+fn the_default_run_shows_every_feature() {
+    let out = play(800, 7);
     for event in [
         "player drops a bomb",
-        "player killed by",
-        "player respawns",
-        "soldier-1 killed by a bomb",
-        "crate at (3,3) destroyed",
-        "killed by fire",
-        "enemies killed:   2 of 4",
-        "entities:         14 alive, 2 dead",
-        "player:           0 spare lives",
-        "collider handles, 7 dropped",
+        "crate at (3,3) burns",
+        "leaving a",
+        "player picks up",
+        "spots the player",
+        "soldier-2 killed by fire (+100)",
+        "level 1 cleared",
+        "level 2: Runners",
+        "dropped as their entities went",
+    ] {
+        assert!(out.contains(event), "missing `{event}` in:\n{out}");
+    }
+}
+
+/// Longer, the autopilot plays through every level (the tank's armour
+/// takes a hit first: its overridden receiver).
+#[test]
+fn the_autopilot_can_win() {
+    let out = play(3000, 7);
+    for event in [
+        "level 3: The tank",
+        "tank-1 loses armour",
+        "tank-1 killed by",
+        "you win",
     ] {
         assert!(out.contains(event), "missing `{event}` in:\n{out}");
     }

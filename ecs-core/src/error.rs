@@ -159,6 +159,15 @@ pub enum Error {
         names: Vec<&'static str>,
     },
 
+    /// More errors than a world keeps between two calls of
+    /// [`World::take_command_errors`](crate::World::take_command_errors)
+    /// (1,024) were recorded; the first were kept, these were not.
+    #[error("{count} more command errors were dropped: a world keeps 1,024 between two calls of `take_command_errors`, so take them once a frame")]
+    ErrorsDropped {
+        /// How many errors were dropped.
+        count: u64,
+    },
+
     /// A blueprint or saved world is malformed; `path` says where.
     #[error("{path}: {message}")]
     Data {

@@ -197,7 +197,9 @@ mod world;
 
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
-pub use data::catalog::{component_type, name_conflicts, registered_components, ComponentType};
+pub use data::catalog::{
+    component_type, name_conflicts, register, registered_components, ComponentType,
+};
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
 pub use data::refs::{Dangling, IdMap};
 pub use data::save::{Loaded, SaveFormat, SaveOptions};
@@ -241,7 +243,30 @@ pub mod __private {
     pub use crate::storage::ErasedType;
     pub use crate::world::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
+    #[cfg(feature = "catalog")]
     pub use inventory;
+}
+
+/// The derive's entry of `$ty` in the link-time catalog (the `catalog`
+/// feature); nothing without it.
+#[cfg(feature = "catalog")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __catalog_entry {
+    ($ty:ty) => {
+        $crate::__private::inventory::submit! {
+            $crate::__private::Registration::of::<$ty>()
+        }
+    };
+}
+
+/// The derive's entry of `$ty` in the link-time catalog (the `catalog`
+/// feature); nothing without it.
+#[cfg(not(feature = "catalog"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __catalog_entry {
+    ($ty:ty) => {};
 }
 
 #[doc = include_str!("../../README.md")]

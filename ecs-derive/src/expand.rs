@@ -347,9 +347,7 @@ fn impl_block(
     // cannot depend on generic parameters, so generic types are by-type only.
     let submit = generics.is_empty.then(|| {
         quote! {
-            ::ecs_core::__private::inventory::submit! {
-                ::ecs_core::__private::Registration::of::<#ident>()
-            }
+            ::ecs_core::__catalog_entry!(#ident);
         }
     });
     quote! {

@@ -225,6 +225,11 @@ impl ComponentKey {
         Some(true)
     }
 
+    /// Whether the type is an instantiation of a generic type.
+    pub(crate) const fn is_generic(self) -> bool {
+        self.generic
+    }
+
     /// The component's stable name.
     ///
     /// ```

@@ -1,11 +1,14 @@
-//! Components by name, with no registration call: every non-generic derived
-//! component submits an entry to a link-time collection (the `inventory`
-//! crate: static constructors, on Linux, macOS, iOS, Windows, Android,
-//! FreeBSD and WebAssembly). Generic components are found by type only.
+//! Components by name, with no registration call: with the `catalog`
+//! feature (on by default) every non-generic derived component submits an
+//! entry to a link-time collection (the `inventory` crate: static
+//! constructors, on Linux, macOS, iOS, Windows, Android, FreeBSD and
+//! WebAssembly). Without it, a type enters the catalog when a world first
+//! stores one, or through [`register`]. Generic components are found by
+//! type only.
 
 use std::any::TypeId;
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, PoisonError, RwLock};
 
 use crate::component::ComponentVTable;
 use crate::entity::TypeIdx;
@@ -16,20 +19,39 @@ use crate::{Component, ComponentKey, Error};
 #[doc(hidden)]
 pub struct Registration {
     vtable: &'static ComponentVTable,
-    type_name: fn() -> &'static str,
 }
 
 impl Registration {
-    /// The entry for `T`; built in the derive's `inventory::submit!`.
+    /// The entry for `T`; built in the derive's catalog entry.
     pub const fn of<T: Component>() -> Self {
         Registration {
             vtable: T::__VTABLE,
-            type_name: std::any::type_name::<T>,
         }
+    }
+
+    /// The type's module path and identifier, from its key: written by the
+    /// derive as text, so no function per type is built to tell it.
+    fn type_name(&self) -> &'static str {
+        let path = self.vtable.keys()[0].path();
+        path.split_once('@').map_or(path, |(name, _)| name)
     }
 }
 
+#[cfg(feature = "catalog")]
 inventory::collect!(Registration);
+
+/// The entries linked into the program.
+#[cfg(feature = "catalog")]
+fn linked() -> impl Iterator<Item = &'static Registration> {
+    inventory::iter::<Registration>.into_iter()
+}
+
+/// The entries linked into the program: none without the `catalog`
+/// feature.
+#[cfg(not(feature = "catalog"))]
+fn linked() -> impl Iterator<Item = &'static Registration> {
+    std::iter::empty()
+}
 
 /// A component type found by name: what `registered_components` lists.
 ///
@@ -81,7 +103,7 @@ impl ComponentType {
         self.entry.vtable.chain.multiple_flags()[0]
     }
 
-    /// The Rust type path, for messages.
+    /// The Rust type's module path and identifier, for messages.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -89,12 +111,11 @@ impl ComponentType {
     /// #[component(name = "hp")]
     /// struct Health(u32);
     /// let ty = ecs_core::component_type("hp")?;
-    /// assert_eq!(ty.type_name(), std::any::type_name::<Health>());
     /// assert!(ty.type_name().ends_with("::Health"));
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn type_name(&self) -> &'static str {
-        (self.entry.type_name)()
+        self.entry.type_name()
     }
 
     /// The key stack: this type first, then its ancestors.
@@ -149,17 +170,15 @@ impl ComponentType {
     }
 }
 
-static BY_TYPE: LazyLock<HashMap<TypeId, &'static Registration>> = LazyLock::new(|| {
-    inventory::iter::<Registration>
-        .into_iter()
-        .map(|entry| (entry.vtable.type_id(), entry))
-        .collect()
-});
-
-/// The derived, non-generic component type whose `TypeId` is `id`, if any
-/// (what finds a resource's name and serde support).
+/// The derived, non-generic component type in the catalog whose `TypeId`
+/// is `id`, if any (what finds a resource's name and serde support; a
+/// world has few resources, so a walk of the catalog serves).
 pub(crate) fn component_type_of(id: TypeId) -> Option<ComponentType> {
-    BY_TYPE.get(&id).map(|&entry| ComponentType { entry })
+    by_name()
+        .values()
+        .flatten()
+        .find(|entry| entry.vtable.type_id() == id)
+        .map(|&entry| ComponentType { entry })
 }
 
 impl std::fmt::Debug for ComponentType {
@@ -168,21 +187,72 @@ impl std::fmt::Debug for ComponentType {
     }
 }
 
-static BY_NAME: LazyLock<HashMap<&'static str, Vec<&'static Registration>>> = LazyLock::new(|| {
-    let mut map: HashMap<&'static str, Vec<&'static Registration>> = HashMap::new();
-    for entry in inventory::iter::<Registration> {
-        let same = map.entry(entry.vtable.keys()[0].name()).or_default();
-        // The derive submits each type once; stay correct if a type ever
-        // shows up twice.
-        if !same
-            .iter()
-            .any(|e| e.vtable.type_id() == entry.vtable.type_id())
-        {
-            same.push(entry);
-        }
+/// Entries by name.
+type ByName = HashMap<&'static str, Vec<&'static Registration>>;
+
+static BY_NAME: LazyLock<RwLock<ByName>> = LazyLock::new(|| {
+    let mut map = ByName::new();
+    for entry in linked() {
+        add_entry(&mut map, entry);
     }
-    map
+    RwLock::new(map)
 });
+
+/// Adds `entry` under its name unless its type is there already.
+fn add_entry(map: &mut ByName, entry: &'static Registration) -> bool {
+    let same = map.entry(entry.vtable.keys()[0].name()).or_default();
+    if same
+        .iter()
+        .any(|e| e.vtable.type_id() == entry.vtable.type_id())
+    {
+        return false;
+    }
+    same.push(entry);
+    true
+}
+
+/// The catalog, to read.
+fn by_name() -> std::sync::RwLockReadGuard<'static, ByName> {
+    BY_NAME.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Puts `T` in the catalog, so blueprints, saved worlds and
+/// `add_by_name` find it by name before any world has stored one. Only
+/// needed without the `catalog` feature (with it, every non-generic
+/// derived type is there from the start); a generic type stays by-type.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component, Default)]
+/// struct Health(u32);
+/// ecs_core::register::<Health>();
+/// assert_eq!(ecs_core::component_type("Health")?.name(), "Health");
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+pub fn register<T: Component>() {
+    note_stored(T::__VTABLE);
+}
+
+/// Puts the type `vtable` describes in the catalog, once a world stores
+/// it: without the `catalog` feature, the way types get there.
+pub(crate) fn note_stored(vtable: &'static ComponentVTable) {
+    // With the catalog every non-generic derived type is there already.
+    if cfg!(feature = "catalog") {
+        return;
+    }
+    if vtable.keys()[0].is_generic() {
+        return;
+    }
+    let known = by_name()
+        .get(vtable.keys()[0].name())
+        .is_some_and(|same| same.iter().any(|e| e.vtable.type_id() == vtable.type_id()));
+    if known {
+        return;
+    }
+    let mut map = BY_NAME.write().unwrap_or_else(PoisonError::into_inner);
+    let entry: &'static Registration = Box::leak(Box::new(Registration { vtable }));
+    add_entry(&mut map, entry);
+}
 
 /// Every derived, non-generic component type in the program, sorted by name.
 ///
@@ -197,7 +267,7 @@ static BY_NAME: LazyLock<HashMap<&'static str, Vec<&'static Registration>>> = La
 /// assert_eq!(axis.parents().collect::<Vec<_>>(), ["Moving"]);
 /// ```
 pub fn registered_components() -> impl Iterator<Item = ComponentType> {
-    let mut all: Vec<ComponentType> = BY_NAME
+    let mut all: Vec<ComponentType> = by_name()
         .values()
         .flatten()
         .map(|&entry| ComponentType { entry })
@@ -225,10 +295,10 @@ pub fn registered_components() -> impl Iterator<Item = ComponentType> {
 /// assert!(matches!(ecs_core::component_type("Button"), Err(Error::AmbiguousName { .. })));
 /// ```
 pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
-    let mut out: Vec<_> = BY_NAME
+    let mut out: Vec<_> = by_name()
         .iter()
         .filter(|(_, entries)| entries.len() > 1)
-        .map(|(name, entries)| (*name, entries.iter().map(|e| (e.type_name)()).collect()))
+        .map(|(name, entries)| (*name, entries.iter().map(|e| e.type_name()).collect()))
         .collect();
     out.sort();
     out
@@ -250,13 +320,14 @@ pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
 pub fn component_type(name: &str) -> Result<ComponentType, Error> {
-    match BY_NAME.get(name).map(Vec::as_slice) {
-        Some([entry]) => Ok(ComponentType { entry }),
-        Some(entries) if !entries.is_empty() => Err(Error::AmbiguousName {
-            name: entries[0].vtable.keys()[0].name(),
-            types: entries.iter().map(|e| (e.type_name)()).collect(),
+    let found = by_name().get(name).cloned().unwrap_or_default();
+    match found.as_slice() {
+        [entry] => Ok(ComponentType { entry }),
+        [first, ..] => Err(Error::AmbiguousName {
+            name: first.vtable.keys()[0].name(),
+            types: found.iter().map(|e| e.type_name()).collect(),
         }),
-        _ => Err(Error::UnknownComponent {
+        [] => Err(Error::UnknownComponent {
             name: name.to_owned(),
             suggestion: closest(name),
         }),
@@ -266,7 +337,7 @@ pub fn component_type(name: &str) -> Result<ComponentType, Error> {
 /// The registered name nearest to `name` by edit distance, if any is close.
 fn closest(name: &str) -> Option<&'static str> {
     let lower = name.to_lowercase();
-    BY_NAME
+    by_name()
         .keys()
         .map(|&candidate| (edit_distance(&lower, &candidate.to_lowercase()), candidate))
         .filter(|&(d, candidate)| d <= candidate.len().max(name.len()) / 3 + 1)
@@ -287,4 +358,33 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+#[cfg(all(test, not(feature = "catalog")))]
+mod tests {
+    use crate::prelude::*;
+
+    #[derive(Component, Default)]
+    struct Lonely;
+
+    #[derive(Component, Default)]
+    struct Called;
+
+    /// Without the link-time catalog a type is found by name once a world
+    /// stored one, or once registered.
+    #[test]
+    fn a_type_is_found_by_name_once_stored_or_registered() {
+        assert!(matches!(
+            crate::component_type("Lonely"),
+            Err(Error::UnknownComponent { .. })
+        ));
+        let mut world = World::new();
+        world.spawn_with((Lonely,)).unwrap();
+        assert_eq!(crate::component_type("Lonely").unwrap().name(), "Lonely");
+        assert!(crate::component_type("Called").is_err());
+        crate::register::<Called>();
+        let id = world.spawn();
+        world.entity_mut(id).unwrap().add_by_name("Called").unwrap();
+        assert!(world.entity(id).unwrap().has::<Called>());
+    }
 }

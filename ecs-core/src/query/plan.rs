@@ -20,10 +20,11 @@ pub(crate) type Place = Option<(SegId, usize)>;
 
 /// The tables a query visits, in table order, each with one place per term.
 ///
-/// Tables are only ever added to a world, and a table's layout never
-/// changes, so a plan made once is brought up to date by matching the
-/// tables made since ([`Plan::update`]); empty tables stay in the plan and
-/// are skipped when walked, since they may fill up later.
+/// A table's layout never changes while its id names it, so a plan made
+/// once is brought up to date by matching the tables made since
+/// ([`Plan::update`]); empty tables stay in the plan and are skipped when
+/// walked, since they may fill up later. Only when the storage reclaims
+/// empty tables (which changes its table epoch) is the plan made afresh.
 #[derive(Clone, Default)]
 pub(crate) struct Plan {
     pub tables: Vec<TableId>,
@@ -33,8 +34,11 @@ pub(crate) struct Plan {
     /// laid out as `places`; empty when the query has no such term.
     pub many: Vec<Vec<(SegId, usize)>>,
     pub terms: usize,
-    /// How many of the world's tables have been matched.
+    /// How many of the world's table slots have been matched.
     seen: usize,
+    /// The storage's table epoch when they were: a table id may name
+    /// another table since (see [`Storage::table_epoch`]).
+    epoch: u64,
     /// Every segment the plan reads, sorted, each once.
     segments: Vec<SegId>,
 }
@@ -50,12 +54,19 @@ impl Plan {
 
     /// Whether tables were made since the plan was last brought up to date.
     pub fn is_stale(&self, storage: &Storage) -> bool {
-        self.seen != storage.table_count()
+        self.seen != storage.table_slots() || self.epoch != storage.table_epoch()
     }
 
     /// Matches the tables made since the plan was last brought up to date.
     pub fn update(&mut self, storage: &Storage, terms: &[TermInfo], filters: &Filters) {
-        let (from, to) = (self.seen, storage.table_count());
+        if self.epoch != storage.table_epoch() {
+            // Tables were reclaimed or their slots reused: match afresh.
+            *self = Plan {
+                epoch: storage.table_epoch(),
+                ..Plan::empty(self.terms)
+            };
+        }
+        let (from, to) = (self.seen, storage.table_slots());
         self.seen = to;
         if from == to {
             return;

@@ -541,6 +541,7 @@ impl World {
     /// ```
     pub fn apply_commands(&mut self) {
         self.flush_commands();
+        self.reclaim_tables();
     }
 
     pub(crate) fn flush_commands(&mut self) {
@@ -585,6 +586,6 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn take_command_errors(&mut self) -> Vec<Error> {
-        std::mem::take(&mut self.runtime_mut().command_errors)
+        self.runtime_mut().command_errors.take()
     }
 }

@@ -12,6 +12,39 @@ use crate::Error;
 /// What the runtime keeps in a world: the update order, commands waiting
 /// to be applied, the errors of those applied and of failed
 /// `Context::attempt`s, and whether an update or a flush is under way.
+/// The errors kept for [`World::take_command_errors`](crate::World::take_command_errors):
+/// the oldest [`ErrorLog::KEPT`], and a count of those past it, so a world
+/// whose errors nobody takes stays the size it was.
+#[derive(Default)]
+pub(crate) struct ErrorLog {
+    kept: Vec<Error>,
+    dropped: u64,
+}
+
+impl ErrorLog {
+    /// How many errors are kept between two takes.
+    pub const KEPT: usize = 1024;
+
+    pub fn push(&mut self, error: Error) {
+        if self.kept.len() < Self::KEPT {
+            self.kept.push(error);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The errors kept, then [`Error::ErrorsDropped`] when some were not.
+    pub fn take(&mut self) -> Vec<Error> {
+        let mut errors = std::mem::take(&mut self.kept);
+        if self.dropped > 0 {
+            errors.push(Error::ErrorsDropped {
+                count: std::mem::take(&mut self.dropped),
+            });
+        }
+        errors
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct RuntimeState {
     /// Behaviour types named by `set_update_order`, first to last.
@@ -20,7 +53,7 @@ pub(crate) struct RuntimeState {
     /// (a failed add attaches nothing, so it decides nothing).
     first_attached: Vec<TypeIdx>,
     commands: commands::Commands,
-    command_errors: Vec<Error>,
+    command_errors: ErrorLog,
     in_update: bool,
     flushing: bool,
 }

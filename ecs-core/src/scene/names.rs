@@ -21,6 +21,8 @@ pub(crate) struct Names {
     by_slot: Vec<Option<(u32, u64)>>,
     names: Vec<NameSlots>,
     index: HashMap<Arc<str>, u32, BuildHasherDefault<Fnv>>,
+    /// Ids of forgotten names, reused first.
+    free: Vec<u32>,
     next: u64,
 }
 
@@ -29,6 +31,10 @@ struct NameSlots {
     text: Arc<str>,
     /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.
     entries: Vec<(u64, EntityIndex)>,
+    /// Every entry before this one is a removal: where a walk starts, so
+    /// finding the first carrier after many removals from the front stays
+    /// constant time.
+    head: usize,
     live: usize,
 }
 
@@ -39,14 +45,22 @@ impl NameSlots {
         if let Ok(at) = self.entries.binary_search_by_key(&order, |&(o, _)| o) {
             self.entries[at].1 = GONE;
             self.live -= 1;
+            while self
+                .entries
+                .get(self.head)
+                .is_some_and(|&(_, slot)| slot == GONE)
+            {
+                self.head += 1;
+            }
             if self.entries.len() > 16 && self.live * 2 < self.entries.len() {
                 self.entries.retain(|&(_, slot)| slot != GONE);
+                self.head = 0;
             }
         }
     }
 
     fn slots(&self) -> impl Iterator<Item = EntityIndex> + '_ {
-        self.entries
+        self.entries[self.head..]
             .iter()
             .map(|&(_, slot)| slot)
             .filter(|&slot| slot != GONE)
@@ -103,7 +117,16 @@ impl Names {
     pub fn set(&mut self, index: EntityIndex, name: Option<&str>) {
         let slot = index.index();
         if let Some(Some((old, order))) = self.by_slot.get_mut(slot).map(Option::take) {
-            self.names[old as usize].remove(order);
+            let slots = &mut self.names[old as usize];
+            slots.remove(order);
+            if slots.live == 0 {
+                // Only ids of names some slot carries are held anywhere, so
+                // the last carrier gone, the id is free.
+                self.index.remove(&slots.text);
+                slots.entries = Vec::new();
+                slots.head = 0;
+                self.free.push(old);
+            }
         }
         if let Some(name) = name {
             let id = self.intern(name);
@@ -117,12 +140,22 @@ impl Names {
             return id;
         }
         let text: Arc<str> = Arc::from(name);
-        let id = u32::try_from(self.names.len()).expect("fewer than 2^32 distinct names");
-        self.names.push(NameSlots {
+        let slots = NameSlots {
             text: Arc::clone(&text),
             entries: Vec::new(),
+            head: 0,
             live: 0,
-        });
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.names[id as usize] = slots;
+                id
+            }
+            None => {
+                self.names.push(slots);
+                u32::try_from(self.names.len() - 1).expect("fewer than 2^32 distinct names")
+            }
+        };
         self.index.insert(text, id);
         id
     }
@@ -210,5 +243,30 @@ impl EntityMut<'_> {
     pub fn set_name(&mut self, name: Option<&str>) {
         let index = self.id().index;
         self.world_mut().names_mut().set(index, name);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_no_entity_carries_are_forgotten_and_their_ids_reused() {
+        let mut names = Names::default();
+        for i in 0..10_000u32 {
+            let slot = EntityIndex(i % 4);
+            names.set(slot, Some(&format!("bullet-{i}")));
+        }
+        // Four slots carry four names; the 9,996 others were forgotten.
+        assert_eq!(names.index.len(), 4);
+        assert!(names.names.len() <= 5, "{} names kept", names.names.len());
+        assert_eq!(names.get(EntityIndex(1)), Some("bullet-9997"));
+        names.set(EntityIndex(1), None);
+        assert!(names.slots("bullet-9997").next().is_none());
+        // A shared name lives while one carrier does.
+        names.set(EntityIndex(7), Some("crate"));
+        names.set(EntityIndex(8), Some("crate"));
+        names.set(EntityIndex(7), None);
+        assert_eq!(names.slots("crate").collect::<Vec<_>>(), [EntityIndex(8)]);
     }
 }

@@ -11,6 +11,7 @@
 mod column;
 mod moves;
 pub(crate) mod raw;
+mod reclaim;
 mod rows;
 mod segment;
 pub(crate) mod table;
@@ -37,6 +38,8 @@ pub(crate) struct Storage {
     /// Every segment of every column, so the is-a index names a
     /// component's segment directly, whatever its type.
     segments: Vec<Segment>,
+    /// Slots of `segments` whose tables were reclaimed, reused first.
+    vacant_segments: Vec<SegId>,
     tables: table::Tables,
     /// The is-a index: by type index, then by table, where the table's
     /// first component that is-a the type sits, so `get` and its is-a rule
@@ -114,9 +117,20 @@ impl Storage {
         &self.tables[table.index()]
     }
 
-    /// How many tables there are, the empty layout's included.
-    pub fn table_count(&self) -> usize {
+    /// How many table slots there are, reclaimed ones included: table ids
+    /// are below this.
+    pub fn table_slots(&self) -> usize {
         self.tables.len()
+    }
+
+    /// How many tables are in use, the empty layout's included.
+    pub fn table_count(&self) -> usize {
+        self.tables.len() - self.tables.vacant.len()
+    }
+
+    /// Changes whenever a table id stops naming the table it named.
+    pub fn table_epoch(&self) -> u64 {
+        self.tables.epoch
     }
 
     /// Makes room for `additional` more rows in `table`.

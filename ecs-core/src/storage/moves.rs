@@ -20,6 +20,10 @@ impl Storage {
     ) -> RowId {
         let target = &mut self.tables.list[table.index()];
         let row = RowId::from_index(target.owners.len());
+        if row.index() == 0 && table != EMPTY_TABLE {
+            self.tables.empty -= 1;
+        }
+        let target = &mut self.tables.list[table.index()];
         target.owners.push(index);
         let slot = entities.slot_mut(index);
         target.inactive += u32::from(!slot.is_active());
@@ -63,6 +67,9 @@ impl Storage {
         source.owners.swap_remove(row.index());
         if let Some(&moved) = source.owners.get(row.index()) {
             entities.slot_mut(moved).row = row;
+        }
+        if source.owners.is_empty() && table != EMPTY_TABLE {
+            self.tables.empty += 1;
         }
     }
 
@@ -113,6 +120,9 @@ impl Storage {
         debug_assert_eq!(source.owners.last(), Some(&index));
         source.owners.pop();
         source.inactive -= u32::from(!entities.slot(index).is_active());
+        if source.owners.is_empty() && table != EMPTY_TABLE {
+            self.tables.empty += 1;
+        }
         self.enter_table(entities, index, EMPTY_TABLE);
     }
 

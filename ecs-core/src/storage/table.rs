@@ -40,9 +40,9 @@ pub(crate) struct Table {
     /// meets that type; the is-a index names each type's run.
     pub(super) matches: Box<[IsaMatch]>,
     /// Cached moves: the table reached by appending a type.
-    adding: Vec<(TypeIdx, TableId)>,
+    pub(super) adding: Vec<(TypeIdx, TableId)>,
     /// Cached moves: the table reached by removing the component at a position.
-    removing: Vec<(usize, TableId)>,
+    pub(super) removing: Vec<(usize, TableId)>,
 }
 
 /// Where the first component of a table that is-a some type sits: one
@@ -64,6 +64,15 @@ pub(crate) struct FirstIsa {
 pub(crate) struct Tables {
     pub(super) list: Vec<Table>,
     pub(super) by_layout: HashMap<Box<[TypeIdx]>, TableId>,
+    /// Slots of `list` whose tables were reclaimed, reused by the next
+    /// tables made (see [`Storage::reclaim_empty_tables`]).
+    pub(super) vacant: Vec<TableId>,
+    /// How many tables in use, the empty layout's aside, hold no entity.
+    pub(super) empty: usize,
+    /// Changes whenever a table id stops naming the table it named (a
+    /// table reclaimed or its slot reused), so what was derived from ids
+    /// (query plans) is rebuilt rather than updated.
+    pub(super) epoch: u64,
 }
 
 /// The empty layout's table.
@@ -74,21 +83,30 @@ impl Default for Tables {
         let mut by_layout = HashMap::new();
         by_layout.insert(Box::default(), EMPTY_TABLE);
         Tables {
-            list: vec![Table {
-                layout: Box::default(),
-                isa: Box::default(),
-                owners: Vec::new(),
-                inactive: 0,
-                matches: Box::default(),
-                adding: Vec::new(),
-                removing: Vec::new(),
-            }],
+            // The empty layout's table: as a vacant slot, no layout.
+            list: vec![Table::vacant()],
             by_layout,
+            vacant: Vec::new(),
+            empty: 0,
+            epoch: 0,
         }
     }
 }
 
 impl Table {
+    /// What stands in a slot no table uses: no layout, no entity.
+    pub(super) fn vacant() -> Self {
+        Table {
+            layout: Box::default(),
+            isa: Box::default(),
+            owners: Vec::new(),
+            inactive: 0,
+            matches: Box::default(),
+            adding: Vec::new(),
+            removing: Vec::new(),
+        }
+    }
+
     /// Component types in insertion order, each with its segment.
     #[inline]
     pub fn layout(&self) -> &[Place] {
@@ -240,7 +258,16 @@ impl Storage {
         if let Some(&table) = self.tables.by_layout.get(types) {
             return table;
         }
-        let table = TableId::from_index(self.tables.list.len());
+        let table = match self.tables.vacant.pop() {
+            Some(slot) => {
+                self.tables.epoch += 1;
+                slot
+            }
+            None => {
+                self.tables.list.push(Table::vacant());
+                TableId::from_index(self.tables.list.len() - 1)
+            }
+        };
         let layout: Box<[Place]> = types
             .iter()
             .map(|&ty| Place {
@@ -291,7 +318,7 @@ impl Storage {
             };
             matches.extend(run);
         }
-        self.tables.list.push(Table {
+        self.tables.list[table.index()] = Table {
             layout,
             isa: isa.into_boxed_slice(),
             owners: Vec::new(),
@@ -299,23 +326,30 @@ impl Storage {
             matches: matches.into_boxed_slice(),
             adding: Vec::new(),
             removing: Vec::new(),
-        });
+        };
         self.tables.by_layout.insert(types.into(), table);
+        self.tables.empty += 1;
         table
     }
 
-    /// Adds an empty segment of `ty` (which has a column) for `table`.
+    /// Adds an empty segment of `ty` (which has a column) for `table`, in a
+    /// reclaimed segment's slot when there is one.
     fn add_segment(&mut self, ty: TypeIdx, table: TableId) -> SegId {
-        let seg = SegId::from_index(self.segments.len());
         let column = self.columns[ty.index()]
             .as_mut()
             .expect("a stored type has a column");
+        let segment = crate::storage::Segment::new(column.vtable().erased(), table, ty);
+        let seg = match self.vacant_segments.pop() {
+            Some(seg) => {
+                self.segments[seg.index()] = segment;
+                seg
+            }
+            None => {
+                self.segments.push(segment);
+                SegId::from_index(self.segments.len() - 1)
+            }
+        };
         column.segs.push(seg);
-        self.segments.push(crate::storage::Segment::new(
-            column.vtable().erased(),
-            table,
-            ty,
-        ));
         seg
     }
 

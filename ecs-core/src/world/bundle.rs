@@ -1,5 +1,7 @@
 //! Spawning an entity with several components at once.
 
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
 use crate::entity::{EntityIndex, TableId, TypeIdx};
 use crate::{Component, EntityId, Error, World};
 
@@ -137,6 +139,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn spawn_with<B: Bundle>(&mut self, bundle: B) -> Result<EntityId, Error> {
+        self.reclaim_tables();
         if let Some(table) = self.bundle_table::<B>() {
             let id = self.spawn_in(table);
             bundle.__push(self, table);
@@ -148,11 +151,21 @@ impl World {
     /// Component by component, with every check, hook and requirement.
     fn spawn_checked<B: Bundle>(&mut self, bundle: B) -> Result<EntityId, Error> {
         let id = self.spawn();
-        match bundle.__insert(self, id.index) {
-            Ok(()) => Ok(id),
-            Err(error) => {
+        let inserted = catch_unwind(AssertUnwindSafe(|| bundle.__insert(self, id.index)));
+        match inserted {
+            Ok(Ok(())) => Ok(id),
+            Ok(Err(error)) => {
                 self.despawn(id).expect("the entity was just spawned");
                 Err(error)
+            }
+            // A panic that took the components back (a requirement's
+            // `Default`) leaves the entity empty: the spawn did not happen.
+            // One from a hook leaves them attached: it did.
+            Err(panic) => {
+                if self.comp_count(id.index) == 0 {
+                    self.despawn(id).expect("the entity was just spawned");
+                }
+                resume_unwind(panic)
             }
         }
     }
@@ -184,27 +197,46 @@ impl World {
         B: Bundle,
         I: IntoIterator<Item = B>,
     {
+        self.reclaim_tables();
         let bundles = bundles.into_iter();
         let additional = bundles.size_hint().0;
         self.reserve_entities(additional);
         let mut ids = Vec::with_capacity(additional);
-        if let Some(table) = self.bundle_table::<B>() {
-            self.reserve_table(table, additional);
-            B::__spawn_all(self, table, bundles, &mut ids);
-            return Ok(ids);
-        }
-        for bundle in bundles {
-            match self.spawn_checked(bundle) {
-                Ok(id) => ids.push(id),
-                Err(error) => {
-                    for id in ids {
-                        self.despawn(id).expect("spawned by this call");
-                    }
-                    return Err(error);
+        // Work the hooks of a batch taken back queued goes with it.
+        let queued = self.commands().len();
+        let spawned = catch_unwind(AssertUnwindSafe(|| {
+            if let Some(table) = self.bundle_table::<B>() {
+                self.reserve_table(table, additional);
+                B::__spawn_all(self, table, bundles, &mut ids);
+                return Ok(());
+            }
+            for bundle in bundles {
+                ids.push(self.spawn_checked(bundle)?);
+            }
+            Ok(())
+        }));
+        match spawned {
+            Ok(Ok(())) => Ok(ids),
+            Ok(Err(error)) => {
+                for id in ids {
+                    self.despawn(id).expect("spawned by this call");
                 }
+                self.commands().truncate(queued);
+                Err(error)
+            }
+            // A panic in user code (the iterator, a `Default`, a hook)
+            // takes the whole batch back, as an error does, but without
+            // running more user code while the panic is on its way.
+            Err(panic) => {
+                for id in ids {
+                    if self.contains(id) {
+                        self.despawn_one(id.index, false);
+                    }
+                }
+                self.commands().truncate(queued);
+                resume_unwind(panic)
             }
         }
-        Ok(ids)
     }
 }
 

@@ -409,6 +409,7 @@ impl<'w> EntityMut<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn add<C: Component>(&mut self, component: C) -> Result<&mut C, Error> {
+        self.world.reclaim_tables();
         self.world.insert(self.id.index, component)
     }
 
@@ -431,6 +432,7 @@ impl<'w> EntityMut<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn remove<T: Component>(&mut self) -> Option<T> {
+        self.world.reclaim_tables();
         self.world.remove_exact::<T>(self.id.index)
     }
 

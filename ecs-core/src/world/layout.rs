@@ -178,6 +178,17 @@ impl World {
         self.storage.table_for(types)
     }
 
+    /// Reclaims the tables no entity uses once enough have piled up (see
+    /// [`Storage::reclaim_empty_tables`]). Called where an operation
+    /// starts or ends, holding no table id: an entity that gathers
+    /// components one at a time, or many layouts that came and went, then
+    /// leave no memory behind.
+    pub(crate) fn reclaim_tables(&mut self) {
+        if self.storage.reclaim_empty_tables() {
+            self.bundle_tables.clear();
+        }
+    }
+
     /// See [`Storage::empty_trash`].
     #[inline]
     pub(crate) fn empty_trash(&mut self) {

@@ -174,12 +174,14 @@ impl World {
         self.check(id)?;
         if self.hierarchy.children(id.index).is_empty() {
             self.despawn_one(id.index, true);
+            self.reclaim_tables();
             return Ok(());
         }
         let subtree = self.hierarchy.subtree(id.index);
         for &index in subtree.iter().rev() {
             self.despawn_one(index, true);
         }
+        self.reclaim_tables();
         Ok(())
     }
 
@@ -281,10 +283,11 @@ impl World {
         self.entities.len() == 0
     }
 
-    /// How many tables the world has made, the empty layout's included: one
-    /// per distinct sequence of component types any entity has held. Tables
-    /// live as long as the world, so a count that keeps growing points at
-    /// entities gathering components one `add` at a time.
+    /// How many tables the world holds, the empty layout's included: one
+    /// per distinct sequence of component types an entity holds or held
+    /// lately. Tables no entity uses are reclaimed once more of them than
+    /// in use have piled up (and at least 64), so the count stays within a
+    /// constant factor of the layouts in use, however many came and went.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -409,6 +412,7 @@ impl World {
         }
         let mut requirements = crate::world::require::Requirements::default();
         (vtable.requirements)(&mut requirements);
+        crate::data::catalog::note_stored(vtable);
         self.storage.register(vtable, !requirements.is_empty())
     }
 

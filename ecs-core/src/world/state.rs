@@ -77,10 +77,21 @@ impl World {
         let comps: Vec<CompRef> = self
             .matching(index, self.type_idx::<T>(), Filter::Any)
             .collect();
-        comps
+        // Every bit first, then the hooks: a hook that panics stops the
+        // hooks after it, not the change, which is kept whole.
+        let changed: Vec<CompRef> = comps
             .into_iter()
-            .filter(|&c| self.set_comp_disabled(c, disabled))
-            .count()
+            .filter(|c| self.storage.set_disabled(c.seg, c.row, disabled))
+            .collect();
+        let hook = if disabled {
+            Hook::Disable
+        } else {
+            Hook::Enable
+        };
+        for &comp in &changed {
+            self.fire(comp, hook);
+        }
+        changed.len()
     }
 
     /// Sets one component's disabled bit and, when it changed, fires
