@@ -83,6 +83,20 @@ VARIANTS = [
      "ours `par_for_each`",
      "the same query through the sequential `for_each`: the ratio is the threads' speedup",
      False),
+    ("save_load (save JSON)", "save_load", "ours_save_json", "serde_save_json", "serde_json Vec",
+     "`save_json` of 10k entities x 5 components (trees of ten, named, a third holding a reference), "
+     "against serde_json writing the same values (with name and parent) in a `Vec`", True),
+    ("save_load (load JSON)", "save_load", "ours_load_json", "serde_load_json", "serde_json Vec",
+     "`World::load` of that JSON, against serde_json reading the `Vec` back", True),
+    ("save_load (save binary)", "save_load", "ours_save_binary", "rmp_save", "rmp-serde Vec",
+     "`save_binary` (MessagePack), against rmp-serde writing the `Vec`", False),
+    ("save_load (load binary)", "save_load", "ours_load_binary", "rmp_load", "rmp-serde Vec",
+     "`World::load` of the snapshot, against rmp-serde reading the `Vec` back", True),
+    ("save_load (build, no serde)", "save_load", "ours_build", "rmp_load", "rmp-serde Vec",
+     "the same world built from values already in memory (`spawn_batch`, names, parents, "
+     "references): the floor under a load", False),
+    ("save_load (load binary vs build)", "save_load", "ours_load_binary", "ours_build",
+     "ours build", "`World::load` of the snapshot, against building the same world from memory", False),
     ("par_light", "par_light", "ours_par", "ours_seq", "ours `for_each`",
      "`pos += vel` over 10k entities in 4 tables by `par_for_each`, against the sequential "
      "`for_each` on the same world (ours only)", False),
@@ -124,6 +138,12 @@ TARGETS = [
     ("simple_insert <= 1.0x bevy", ("simple_insert", "ours"), ("simple_insert", "bevy"), 1.0),
     ("update <= 1.5x bevy's system", ("update", "ours"), ("update", "bevy"), 1.5),
     ("blueprint spawn <= 1.5x serde_json alone", ("blueprint", "ours"), ("blueprint", "serde"), 1.5),
+    ("save JSON <= 2x serde_json writing the same values in a Vec", ("save_load", "ours_save_json"),
+     ("save_load", "serde_save_json"), 2.0),
+    ("load JSON <= 2x serde_json reading the same values into a Vec", ("save_load", "ours_load_json"),
+     ("save_load", "serde_load_json"), 2.0),
+    ("load binary snapshot <= 1.5x rmp-serde reading the same values into a Vec",
+     ("save_load", "ours_load_binary"), ("save_load", "rmp_load"), 1.5),
 ]
 
 # Speedups the runtime must reach: (label, slow, fast, minimum), met when

@@ -1,5 +1,7 @@
-//! Data-driven entities: blueprints loaded from `examples/data/blueprints`,
-//! spawned and cloned, a world saved and loaded, and bad blueprints (from
+//! Data-driven entities: blueprints loaded from `examples/data/blueprints`
+//! (one a variant of another), spawned and cloned, a level placed from
+//! `examples/data/levels`, a world with an entity reference saved as JSON
+//! and as a binary snapshot and loaded back, and bad blueprints (from
 //! `examples/data/bad`) refused with errors that name the JSON path.
 //!
 //! Run with `cargo run --example blueprints`.
@@ -7,7 +9,7 @@
 use std::path::Path;
 
 use ecs_core::prelude::*;
-use ecs_core::BlueprintLibrary;
+use ecs_core::{BlueprintLibrary, Level};
 use serde::{Deserialize, Serialize};
 
 #[derive(Component, Debug, Clone, Default, Serialize, Deserialize)]
@@ -37,6 +39,15 @@ struct Collider {
     radius: f32,
 }
 
+/// Aims at another entity: in a blueprint, a local id of its own tree (0
+/// is the blueprint's entity, then its children depth-first); in a saved
+/// world, remapped to the loaded entity.
+#[derive(Component, Debug, Clone, Default, Serialize, Deserialize)]
+struct Turret {
+    target: Option<EntityId>,
+    range: f32,
+}
+
 fn main() -> Result<(), Error> {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data");
     let library = BlueprintLibrary::load_dir(data.join("blueprints"))?;
@@ -51,6 +62,28 @@ fn main() -> Result<(), Error> {
         crates.len(),
         world.len()
     );
+
+    // A variant: the Hazmat with another model, one collider patched, its
+    // animation removed, a turret aimed at its own first child added.
+    let captain = world.spawn_blueprint(library.get("HazmatCaptain").expect("loaded"))?;
+    let e = world.entity(captain)?;
+    let turret = e.get::<Turret>().expect("added by the variant");
+    println!(
+        "variant {:?}: {} colliders, turret aimed at {:?} (its child {:?})",
+        e.name(),
+        e.get_all::<Collider>().count(),
+        turret.target,
+        world.entity(turret.target.expect("aimed"))?.name()
+    );
+
+    // A level: instances of the library's blueprints with overrides.
+    let text = std::fs::read_to_string(data.join("levels/yard.json")).map_err(|e| Error::Io {
+        path: "examples/data/levels/yard.json".into(),
+        message: e.to_string(),
+    })?;
+    let level = Level::from_json(&text, &library)?;
+    let placed = world.spawn_level(&level)?;
+    println!("level yard: placed {} instances", placed.len());
 
     let copy = world.clone_tree(hazmat)?;
     println!(
@@ -73,10 +106,28 @@ fn main() -> Result<(), Error> {
     let json = world.save_json()?;
     let loaded = World::load_json(&json)?;
     println!(
-        "saved {} bytes; loaded {} entities; identical when saved again: {}",
+        "saved {} bytes of JSON; loaded {} entities; identical when saved again: {}",
         json.len(),
         loaded.len(),
         loaded.save_json()? == json
+    );
+    // The binary snapshot, and the turret's reference after a load.
+    let order = world.save_order();
+    let snapshot = world.save_binary()?;
+    let loaded = World::load(&snapshot)?;
+    let new_captain = loaded.ids.by_old(&order)[&captain];
+    let target = loaded
+        .world
+        .entity(new_captain)?
+        .get::<Turret>()
+        .and_then(|t| t.target);
+    let target_name = match target {
+        Some(t) => loaded.world.entity(t)?.name().map(str::to_owned),
+        None => None,
+    };
+    println!(
+        "binary snapshot: {} bytes; the loaded captain's turret aims at {target:?}, its child {target_name:?}",
+        snapshot.len(),
     );
 
     println!("\nbad blueprints:");

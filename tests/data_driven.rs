@@ -634,3 +634,258 @@ fn a_type_that_cannot_be_read_back_is_not_saved() {
         Err(Error::NotSerializable { names }) if names == ["data_driven::WriteOnly"]
     ));
 }
+
+// ------------------------------------------------------------ issue 16
+
+/// A type with `Default` and no `#[serde(default)]`: a blueprint may still
+/// leave out its data or any field.
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Stats {
+    hp: u32,
+    speed: f32,
+    tags: Vec<String>,
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            hp: 10,
+            speed: 1.5,
+            tags: vec!["basic".into()],
+        }
+    }
+}
+
+/// Holds entity references: in a blueprint, local ids of its own tree.
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Rig {
+    wheels: Vec<EntityId>,
+    driver: Option<EntityId>,
+}
+
+#[test]
+fn default_types_may_leave_out_data_or_fields() {
+    let bp = Blueprint::from_json(
+        r#"{"components": [{"type": "Stats", "data": {"hp": 3}}], "children": [{"components": [{"type": "Stats"}]}]}"#,
+    )
+    .unwrap();
+    bp.check().unwrap();
+    let mut world = World::new();
+    let id = world.spawn_blueprint(&bp).unwrap();
+    let e = world.entity(id).unwrap();
+    assert_eq!(
+        e.get::<Stats>(),
+        Some(&Stats {
+            hp: 3,
+            ..Stats::default()
+        })
+    );
+    let child = e.children().next().unwrap();
+    assert_eq!(
+        world.entity(child).unwrap().get::<Stats>(),
+        Some(&Stats::default())
+    );
+}
+
+#[test]
+fn blueprints_refer_to_their_own_entities_by_local_id() {
+    let car = r#"{"tag": "car",
+        "components": [{"type": "Rig", "data": {"wheels": [1, 2], "driver": 3}}],
+        "children": [{"components": []}, {"components": []}, {"components": [{"type": "Rig", "data": {"wheels": [], "driver": 0}}]}]}"#;
+    let bp = Blueprint::from_json(car).unwrap();
+    let mut world = World::new();
+    world.spawn(); // ids are not positions
+    let cars = world.spawn_blueprints(&bp, 3).unwrap();
+    for &car in &cars {
+        let e = world.entity(car).unwrap();
+        let children: Vec<EntityId> = e.children().collect();
+        let rig = e.get::<Rig>().unwrap();
+        assert_eq!(rig.wheels, children[..2]);
+        assert_eq!(rig.driver, Some(children[2]));
+        let driver = world.entity(children[2]).unwrap();
+        assert_eq!(driver.get::<Rig>().unwrap().driver, Some(car));
+    }
+    // A flat blueprint naming itself.
+    let me = Blueprint::from_json(
+        r#"{"components": [{"type": "Rig", "data": {"wheels": [0], "driver": null}}]}"#,
+    )
+    .unwrap();
+    let ids = world.spawn_blueprints(&me, 4).unwrap();
+    for id in ids {
+        assert_eq!(world.entity(id).unwrap().get::<Rig>().unwrap().wheels, [id]);
+    }
+    // A local id past the tree is refused where it is read.
+    let bad = Blueprint::from_json(
+        r#"{"tag": "x", "components": [{"type": "Rig", "data": {"wheels": [5], "driver": null}}]}"#,
+    )
+    .unwrap();
+    let err = bad.check().unwrap_err().to_string();
+    assert!(err.starts_with("x: components[0].data.wheels[0]"), "{err}");
+    assert!(
+        err.contains("not in this blueprint's tree, which has 1"),
+        "{err}"
+    );
+    let before = world.len();
+    assert!(world.spawn_blueprint(&bad).is_err());
+    assert_eq!(world.len(), before);
+}
+
+#[test]
+fn library_data_errors_name_file_tag_and_path_at_load_time() {
+    let dir = std::env::temp_dir().join(format!("ecs-issue16-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("goblin.json"),
+        r#"{"tag": "goblin", "components": [{"type": "Stats", "data": {"hp": "many"}}]}"#,
+    )
+    .unwrap();
+    let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
+    assert!(
+        err.starts_with(
+            "goblin.json: goblin: components[0].data.hp: invalid type: string \"many\""
+        ),
+        "{err}"
+    );
+    // A variant's error names the variant's file and tag.
+    std::fs::write(
+        dir.join("goblin.json"),
+        r#"{"tag": "goblin", "components": [{"type": "Stats"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("chief.json"),
+        r#"{"tag": "chief", "extend": "goblin", "components": [{"type": "Stats", "data": {"speed": [1]}}]}"#,
+    )
+    .unwrap();
+    let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
+    assert!(
+        err.starts_with("chief.json: chief: components[0].data.speed"),
+        "{err}"
+    );
+    std::fs::write(
+        dir.join("chief.json"),
+        r#"{"tag": "chief", "extend": "goblin", "remove": ["Model"], "components": []}"#,
+    )
+    .unwrap();
+    let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
+    assert!(
+        err.starts_with("chief.json: chief: remove[0]: the base has no `Model`"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn variants_patch_add_remove_and_chain() {
+    let mut library = BlueprintLibrary::default();
+    let base = r#"{"name": "grunt", "components": [
+        {"type": "Stats", "data": {"hp": 5, "speed": 2, "tags": ["a"]}},
+        {"type": "collider", "data": {"radius": 1}},
+        {"type": "collider", "data": {"radius": 2}},
+        {"type": "Model", "data": {"mesh": "grunt.fbx"}}],
+        "children": [{"components": [{"type": "Transform"}]}]}"#;
+    library
+        .insert("grunt", Blueprint::from_json(base).unwrap())
+        .unwrap();
+    // The second collider patched, a field removed by `null` (back to the
+    // default), the model removed, a component added, a child added.
+    let elite = r#"{"extend": "grunt", "remove": ["Model"], "components": [
+        {"type": "Stats", "data": {"hp": 50, "tags": null}},
+        {"type": "collider"},
+        {"type": "collider", "data": {"radius": 9}, "enabled": false},
+        {"type": "Transform", "data": {"x": 1}}],
+        "children": [{"components": []}]}"#;
+    library
+        .insert("elite", Blueprint::from_json(elite).unwrap())
+        .unwrap();
+    let boss = r#"{"extend": "elite", "name": "boss", "components": [{"type": "Stats", "data": {"speed": 0.5}}]}"#;
+    library
+        .insert("boss", Blueprint::from_json(boss).unwrap())
+        .unwrap();
+    let mut world = World::new();
+    let id = world.spawn_blueprint(library.get("boss").unwrap()).unwrap();
+    let e = world.entity(id).unwrap();
+    assert_eq!(e.name(), Some("boss"));
+    assert_eq!(
+        e.get::<Stats>(),
+        Some(&Stats {
+            hp: 50,
+            speed: 0.5,
+            tags: vec!["basic".into()]
+        })
+    );
+    let radii: Vec<f32> = e
+        .get_all_filtered::<Collider>(Filter::Any)
+        .map(|c| c.radius)
+        .collect();
+    assert_eq!(radii, [1.0, 9.0]);
+    assert_eq!(
+        e.get_all_filtered::<Collider>(Filter::Disabled).count(),
+        1,
+        "the patched one is disabled"
+    );
+    assert!(!e.has::<Model>());
+    assert_eq!(e.get::<Transform>(), Some(&Transform { x: 1.0, y: 0.0 }));
+    assert_eq!(e.children().count(), 2);
+    // The grunt itself is unchanged, and names itself.
+    let grunt = world
+        .spawn_blueprint(library.get("grunt").unwrap())
+        .unwrap();
+    assert_eq!(world.entity(grunt).unwrap().get::<Stats>().unwrap().hp, 5);
+    assert_eq!(world.entity(grunt).unwrap().name(), Some("grunt"));
+    // Replacing the base re-resolves its variants.
+    let base2 = base
+        .replace(r#""hp": 5"#, r#""hp": 6"#)
+        .replace(r#""name": "grunt", "#, "");
+    library
+        .insert("grunt", Blueprint::from_json(&base2).unwrap())
+        .unwrap();
+    let boss = world.spawn_blueprint(library.get("boss").unwrap()).unwrap();
+    assert_eq!(world.entity(boss).unwrap().get::<Stats>().unwrap().hp, 50);
+    // A variant alone does not spawn.
+    let alone = Blueprint::from_json(r#"{"extend": "grunt", "components": []}"#).unwrap();
+    assert!(world.spawn_blueprint(&alone).is_err());
+}
+
+#[test]
+fn a_level_places_instances_with_overrides() {
+    let mut library = BlueprintLibrary::default();
+    library
+        .insert("crate", Blueprint::from_json(r#"{"components": [{"type": "Transform", "data": {"x": 0, "y": 0}}, {"type": "Stats"}]}"#).unwrap())
+        .unwrap();
+    let level = ecs_core::Level::from_json(
+        r#"{"instances": [
+            {"extend": "crate", "name": "c1", "components": [{"type": "Transform", "data": {"x": 4}}]},
+            {"extend": "crate", "name": "c2", "remove": ["Stats"]}
+        ]}"#,
+        &library,
+    )
+    .unwrap();
+    assert_eq!(level.len(), 2);
+    let mut world = World::new();
+    let ids = world.spawn_level(&level).unwrap();
+    let c1 = world.entity(ids[0]).unwrap();
+    assert_eq!(
+        (c1.name(), c1.get::<Transform>().unwrap().x),
+        (Some("c1"), 4.0)
+    );
+    let c2 = world.entity(ids[1]).unwrap();
+    assert!(!c2.has::<Stats>());
+    let err = ecs_core::Level::from_json(
+        r#"{"instances": [{"extend": "crate", "components": [{"type": "Transform", "data": {"x": "far"}}]}]}"#,
+        &library,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with("instances[0].components[0].data.x"),
+        "{err}"
+    );
+    let err = ecs_core::Level::from_json(r#"{"instances": [{"extend": "barrel"}]}"#, &library)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("instances[0].extend: no blueprint is tagged `barrel`"),
+        "{err}"
+    );
+}

@@ -542,7 +542,7 @@ fn saved_world_structure_errors_are_typed() {
     let mut bad_layers = base.clone();
     bad_layers["entities"][0]["layers"] = json!(1u64 << 40);
     let mut version = base.clone();
-    version["version"] = json!(2);
+    version["version"] = json!(3);
     for (value, path) in [
         (wrong_id, "entities[1].id"),
         (self_child, "entities[0].children[0]"),
@@ -559,4 +559,182 @@ fn saved_world_structure_errors_are_typed() {
             ),
         }
     }
+}
+
+// ---------------------------------------------------------- binary format
+
+/// A binary snapshot of a small world with a bit of everything.
+fn binary_snapshot() -> Vec<u8> {
+    let mut world = World::new();
+    let a = world.spawn_named("a");
+    world
+        .entity_mut(a)
+        .unwrap()
+        .add(Model { mesh: "m".into() })
+        .unwrap();
+    world.entity_mut(a).unwrap().add(Tag("t".into())).unwrap();
+    let b = world.spawn_with((Transform { x: 1.5, y: -2.0 },)).unwrap();
+    world.set_parent(b, a).unwrap();
+    world.entity_mut(b).unwrap().kill();
+    world.spawn_named("c");
+    world.save_binary().unwrap()
+}
+
+/// One edit of a binary snapshot.
+#[derive(Debug, Clone)]
+enum ByteEdit {
+    Set(prop::sample::Index, u8),
+    Insert(prop::sample::Index, u8),
+    Remove(prop::sample::Index),
+}
+
+fn byte_edit() -> impl Strategy<Value = ByteEdit> {
+    prop_oneof![
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| ByteEdit::Set(i, b)),
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| ByteEdit::Insert(i, b)),
+        any::<prop::sample::Index>().prop_map(ByteEdit::Remove),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases("HOSTILE_CASES", 1000), ..ProptestConfig::default() })]
+
+    #[test]
+    fn edited_binary_snapshots_load_or_are_refused(edits in prop::collection::vec(byte_edit(), 1..6)) {
+        let mut bytes = binary_snapshot();
+        for edit in edits {
+            match edit {
+                ByteEdit::Set(i, b) => {
+                    let i = i.index(bytes.len());
+                    bytes[i] = b;
+                }
+                ByteEdit::Insert(i, b) => {
+                    let i = i.index(bytes.len() + 1);
+                    bytes.insert(i, b);
+                }
+                ByteEdit::Remove(i) => {
+                    let i = i.index(bytes.len());
+                    bytes.remove(i);
+                }
+            }
+        }
+        match World::load_binary(&bytes) {
+            // What loads saves again, in both formats.
+            Ok(loaded) => {
+                let again = loaded.save_binary().unwrap();
+                prop_assert_eq!(World::load_binary(&again).unwrap().save_binary().unwrap(), again);
+            }
+            Err(error) => prop_assert!(matches!(error, Error::Data { .. } | Error::UnknownEntity { .. }), "{:?}", error),
+        }
+    }
+
+    #[test]
+    fn truncated_binary_snapshots_are_refused(cut in 0usize..400) {
+        let bytes = binary_snapshot();
+        let cut = cut.min(bytes.len() - 1);
+        prop_assert!(World::load_binary(&bytes[..cut]).is_err());
+    }
+}
+
+#[test]
+fn binary_lengths_that_lie_are_refused_without_allocating_them() {
+    // An array header claiming 2^32 - 1 entities, then nothing.
+    let mut bytes = binary_snapshot();
+    let world = World::load_binary(&bytes).unwrap();
+    assert_eq!(world.len(), 3);
+    // The entity count sits right before the first entity; find it by
+    // rewriting every 0x93 (array of 3) to a 32-bit array of u32::MAX.
+    let at = bytes.iter().rposition(|&b| b == 0x93).unwrap();
+    bytes.splice(at..=at, [0xdd, 0xff, 0xff, 0xff, 0xff]);
+    assert!(World::load_binary(&bytes).is_err());
+    assert!(World::load(b"").is_err());
+    assert!(World::load(&[0x97]).is_err());
+}
+
+// ----------------------------------------------------------- variant chains
+
+#[derive(Debug, Clone)]
+struct ChainSpec {
+    /// Each blueprint's base, by index (a cycle when it points forward
+    /// along a loop).
+    bases: Vec<Option<usize>>,
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases("HOSTILE_CASES", 500), ..ProptestConfig::default() })]
+
+    #[test]
+    fn variant_chains_resolve_or_name_their_cycle(
+        bases in prop::collection::vec(prop::option::of(0usize..12), 1..12),
+        xs in prop::collection::vec(-100i32..100, 12),
+    ) {
+        let spec = ChainSpec { bases };
+        let mut library = ecs_core::BlueprintLibrary::default();
+        let mut result = Ok(());
+        // Insert bases before variants where possible; what is left (a
+        // variant whose base comes later or a cycle) must fail cleanly.
+        for (i, base) in spec.bases.iter().enumerate() {
+            let mut value = json!({ "components": [{ "type": "Transform", "data": { "x": xs[i] } }] });
+            if let Some(b) = base {
+                value["extend"] = json!(format!("bp{b}"));
+            }
+            let bp = Blueprint::from_value(&value).unwrap();
+            if let Err(e) = library.insert(format!("bp{i}"), bp) {
+                prop_assert!(matches!(e, Error::Data { .. }), "{:?}", e);
+                let text = e.to_string();
+                prop_assert!(text.contains("no blueprint is tagged") || text.contains("cycle"), "{}", text);
+                result = Err(());
+            }
+        }
+        // Every blueprint that made it in spawns, with its own `x`.
+        let mut world = World::new();
+        for tag in library.tags().map(str::to_owned).collect::<Vec<_>>() {
+            let id = world.spawn_blueprint(library.get(&tag).unwrap()).unwrap();
+            let i: usize = tag[2..].parse().unwrap();
+            prop_assert_eq!(world.entity(id).unwrap().get::<Transform>().unwrap().x, xs[i] as f32);
+        }
+        let _ = result;
+    }
+}
+
+#[test]
+fn a_variant_cycle_names_its_chain_and_a_deep_chain_resolves() {
+    let dir = std::env::temp_dir().join(format!("ecs-variants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.json"), r#"{"extend": "b", "components": []}"#).unwrap();
+    std::fs::write(dir.join("b.json"), r#"{"extend": "c", "components": []}"#).unwrap();
+    std::fs::write(dir.join("c.json"), r#"{"extend": "a", "components": []}"#).unwrap();
+    let err = ecs_core::BlueprintLibrary::load_dir(&dir)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("variants form a cycle: a extends b extends c extends a"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // 5,000 levels: no recursion on the chain.
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("v0.json"),
+        r#"{"components": [{"type": "Transform", "data": {"x": 0}}]}"#,
+    )
+    .unwrap();
+    for i in 1..5_000 {
+        let json = format!(
+            r#"{{"extend": "v{}", "components": [{{"type": "Transform", "data": {{"y": {i}}}}}]}}"#,
+            i - 1
+        );
+        std::fs::write(dir.join(format!("v{i}.json")), json).unwrap();
+    }
+    let library = ecs_core::BlueprintLibrary::load_dir(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut world = World::new();
+    let id = world
+        .spawn_blueprint(library.get("v4999").unwrap())
+        .unwrap();
+    assert_eq!(
+        world.entity(id).unwrap().get::<Transform>(),
+        Some(&Transform { x: 0.0, y: 4999.0 })
+    );
 }

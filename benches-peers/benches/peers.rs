@@ -834,12 +834,77 @@ fn bench_blueprint(c: &mut Criterion) {
     group.finish();
 }
 
+// --------------------------------------------------------------- save_load
+
+/// Issue 16: save and load a world of 10k entities x 5 components (trees
+/// of ten, every entity named, a third holding an entity reference),
+/// against serde alone writing and reading the same values (with each
+/// entity's name and parent) in a `Vec`: serde_json for JSON, rmp-serde
+/// (the crate ours uses, structs as arrays) for the binary snapshot.
+fn bench_save_load(c: &mut Criterion) {
+    use benches_peers::save_load::{rows, world, Row};
+    // (`ours_build` below: the same world built from values in memory.)
+    let mut group = c.benchmark_group("save_load");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    let world = world(N_ENTITIES);
+    let rows = rows(N_ENTITIES);
+    let json = world.save_json().unwrap();
+    let binary = world.save_binary().unwrap();
+    let rows_json = serde_json::to_vec(&rows).unwrap();
+    let rows_binary = rmp_serde::to_vec(&rows).unwrap();
+    eprintln!(
+        "save_load sizes: ours JSON {} B, serde_json Vec {} B, ours binary {} B, rmp-serde Vec {} B",
+        json.len(),
+        rows_json.len(),
+        binary.len(),
+        rows_binary.len()
+    );
+    group.bench_function("ours_save_json", |b| {
+        b.iter(|| black_box(world.save_json().unwrap()))
+    });
+    group.bench_function("serde_save_json", |b| {
+        b.iter(|| black_box(serde_json::to_vec(black_box(&rows)).unwrap()))
+    });
+    group.bench_function("ours_load_json", |b| {
+        b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(json.as_bytes())).unwrap()))
+    });
+    group.bench_function("serde_load_json", |b| {
+        b.iter_with_large_drop(|| {
+            black_box(serde_json::from_slice::<Vec<Row>>(black_box(&rows_json)).unwrap())
+        })
+    });
+    group.bench_function("ours_save_binary", |b| {
+        b.iter(|| black_box(world.save_binary().unwrap()))
+    });
+    group.bench_function("rmp_save", |b| {
+        b.iter(|| black_box(rmp_serde::to_vec(black_box(&rows)).unwrap()))
+    });
+    group.bench_function("ours_load_binary", |b| {
+        b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(&binary)).unwrap()))
+    });
+    // The floor under both loads: the same world built from values already
+    // in memory through the public API (no serde).
+    group.bench_function("ours_build", |b| {
+        b.iter_batched(
+            || rows.clone(),
+            |rows| black_box(benches_peers::save_load::build_from(rows)),
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("rmp_load", |b| {
+        b.iter_with_large_drop(|| {
+            black_box(rmp_serde::from_slice::<Vec<Row>>(black_box(&rows_binary)).unwrap())
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = peers;
     config = config();
     targets = bench_get, bench_get_one, bench_get_via_parent, bench_base_iter, bench_base_term,
         bench_get_all, bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_join5,
         bench_par_light, bench_add_remove, bench_heavy_compute, bench_update, bench_broadcast,
-        bench_blueprint
+        bench_blueprint, bench_save_load
 }
 criterion_main!(peers);

@@ -682,3 +682,173 @@ pub const HAZMAT_BLUEPRINT: &str = r#"{
     { "type": "BpModel", "data": { "mesh": "Assets/Characters/Hazmat/CH_NPC_Hazmat_SK.fbx", "should_render": true } }
   ]
 }"#;
+
+// ---------------------------------------------------------------- save_load
+
+/// Issue 16's save/load scenario: [`N_ENTITIES`] entities of five
+/// components each (one holds a reference to another entity), in trees of
+/// ten (a root and nine children), every entity named (ten share each
+/// name).
+pub mod save_load {
+    use super::OurComponent;
+    use ecs_core::{EntityId, World};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct SlPosition {
+        pub x: f32,
+        pub y: f32,
+        pub z: f32,
+    }
+
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct SlVelocity {
+        pub x: f32,
+        pub y: f32,
+        pub z: f32,
+    }
+
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct SlHealth {
+        pub hp: u32,
+        pub max: u32,
+    }
+
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct SlSprite {
+        pub texture: String,
+        pub visible: bool,
+    }
+
+    /// Ours holds an `EntityId` (remapped on load).
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct SlTarget {
+        pub entity: Option<EntityId>,
+    }
+
+    /// The baseline's twin of [`SlTarget`]: the saved id as a number.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct RowTarget {
+        pub entity: Option<u32>,
+    }
+
+    /// One entity as the baseline writes it: the same component values
+    /// plus its name and parent, in a `Vec`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct Row {
+        pub name: String,
+        pub parent: Option<u32>,
+        pub position: SlPosition,
+        pub velocity: SlVelocity,
+        pub health: SlHealth,
+        pub sprite: SlSprite,
+        pub target: RowTarget,
+    }
+
+    fn values(i: usize) -> (SlPosition, SlVelocity, SlHealth, SlSprite, Option<u32>) {
+        let f = i as f32 * 0.37;
+        (
+            SlPosition {
+                x: f,
+                y: f * 2.0,
+                z: -f,
+            },
+            SlVelocity {
+                x: 0.1,
+                y: f / 3.0,
+                z: 1.0,
+            },
+            SlHealth {
+                hp: (i % 100) as u32,
+                max: 100,
+            },
+            SlSprite {
+                texture: format!("sprites/unit{}.png", i % 7),
+                visible: i.is_multiple_of(2),
+            },
+            i.is_multiple_of(3)
+                .then_some(((i * 7) % super::N_ENTITIES) as u32),
+        )
+    }
+
+    /// The world (entity `i` is saved as `i`: roots and their subtrees are
+    /// spawned in save order).
+    pub fn world(n: usize) -> World {
+        let mut world = World::new();
+        let mut ids: Vec<EntityId> = Vec::with_capacity(n);
+        for i in 0..n {
+            let id = world.spawn_named(&format!("unit-{}", i % (n / 10).max(1)));
+            ids.push(id);
+            if i % 10 != 0 {
+                world.set_parent(id, ids[i - i % 10]).unwrap();
+            }
+        }
+        for (i, &id) in ids.iter().enumerate() {
+            let (p, v, h, s, t) = values(i);
+            let target = SlTarget {
+                entity: t.map(|t| ids[t as usize % n]),
+            };
+            let mut e = world.entity_mut(id).unwrap();
+            e.add(p).unwrap();
+            e.add(v).unwrap();
+            e.add(h).unwrap();
+            e.add(s).unwrap();
+            e.add(target).unwrap();
+        }
+        world
+    }
+
+    /// The world of [`world`] built from values already in memory, through
+    /// the public API (one `spawn_batch`, then names and parents): the
+    /// floor under a load, which must build the same world.
+    pub fn build_from(rows: Vec<Row>) -> World {
+        let mut w = World::new();
+        let ids = w
+            .spawn_batch(rows.iter().map(|r| {
+                (
+                    r.position.clone(),
+                    r.velocity.clone(),
+                    r.health.clone(),
+                    r.sprite.clone(),
+                    SlTarget { entity: None },
+                )
+            }))
+            .unwrap();
+        for (r, &id) in rows.iter().zip(&ids) {
+            w.entity_mut(id).unwrap().set_name(Some(&r.name));
+            if let Some(p) = r.parent {
+                w.set_parent(id, ids[p as usize]).unwrap();
+            }
+        }
+        for (r, &id) in rows.iter().zip(&ids) {
+            if let Some(t) = r.target.entity {
+                w.entity_mut(id)
+                    .unwrap()
+                    .get_mut::<SlTarget>()
+                    .unwrap()
+                    .entity = Some(ids[t as usize]);
+            }
+        }
+        w
+    }
+
+    /// The same values as [`world`], for serde alone.
+    pub fn rows(n: usize) -> Vec<Row> {
+        (0..n)
+            .map(|i| {
+                let (position, velocity, health, sprite, t) = values(i);
+                Row {
+                    name: format!("unit-{}", i % (n / 10).max(1)),
+                    parent: (i % 10 != 0).then_some((i - i % 10) as u32),
+                    position,
+                    velocity,
+                    health,
+                    sprite,
+                    target: RowTarget {
+                        entity: t.map(|t| t % n as u32),
+                    },
+                }
+            })
+            .collect()
+    }
+}

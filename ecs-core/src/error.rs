@@ -177,6 +177,30 @@ pub enum Error {
         message: String,
     },
 
+    /// A component being saved holds the id of an entity that is not
+    /// saved (despawned, or of another world). Save with
+    /// [`Dangling::Null`](crate::Dangling::Null) to write `null` instead.
+    #[error("{path}: {entity:?} is not an entity of the saved world (it was despawned, or belongs to another world); clear the reference, or save with `SaveOptions {{ dangling: Dangling::Null, .. }}` to write null (an `Option<EntityId>` then loads as `None`)")]
+    DanglingEntity {
+        /// Where the id was found, e.g. `entities[3].components[0].data`.
+        path: String,
+        /// The id.
+        entity: EntityId,
+    },
+
+    /// A saved world refers to an entity the file does not hold: a saved
+    /// id past its last entity. (In a blueprint, a local id past its tree
+    /// is an [`Error::Data`] at the value that holds it.)
+    #[error("{path}: refers to entity {saved}, but the file holds {count} (saved ids are positions in the file, from 0)")]
+    UnknownEntity {
+        /// The component data (or resource) holding the largest such id.
+        path: String,
+        /// The saved id it holds.
+        saved: u64,
+        /// How many entities the file holds.
+        count: usize,
+    },
+
     /// Reading a file failed.
     #[error("cannot read {path}: {message}")]
     Io {

@@ -201,6 +201,9 @@ pub use data::catalog::{
     component_type, name_conflicts, register, registered_components, ComponentType,
 };
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
+pub use data::refs::{Dangling, IdMap};
+pub use data::save::{Loaded, SaveFormat, SaveOptions};
+pub use data::variant::Level;
 pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use error::{Error, SourceError};

@@ -44,19 +44,25 @@ fn level(number: u32, title: &str, map: &[&str]) -> Blueprint {
 /// pocket to hide in, then a second room.
 fn app() -> App {
     let mut library = BlueprintLibrary::load_dir(data_dir()).expect("the showcase data");
-    library.insert("Statue", Blueprint::from_json(STATUE).unwrap());
-    library.insert(
-        "T1",
-        level(
-            1,
-            "Corridor",
-            &["########", "#@..s###", "#.######", "#.######", "########"],
-        ),
-    );
-    library.insert(
-        "T2",
-        level(2, "Second room", &["#######", "#@...s#", "#######"]),
-    );
+    library
+        .insert("Statue", Blueprint::from_json(STATUE).unwrap())
+        .expect("a valid statue");
+    library
+        .insert(
+            "T1",
+            level(
+                1,
+                "Corridor",
+                &["########", "#@..s###", "#.######", "#.######", "########"],
+            ),
+        )
+        .expect("a valid level");
+    library
+        .insert(
+            "T2",
+            level(2, "Second room", &["#######", "#@...s#", "#######"]),
+        )
+        .expect("a valid level");
     let game = Game::with_levels(library, vec!["T1".into(), "T2".into()], 7).unwrap();
     App::from_game(game, 7)
 }

@@ -8,7 +8,8 @@
 //!
 //! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
 //! base_term, exact_term, get_all, update, broadcast, simple_insert,
-//! simple_iter, query_iter, join5, frag_iter, add_remove. The second
+//! simple_iter, query_iter, join5, frag_iter, add_remove, load_json,
+//! load_binary, save_json, save_binary. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -155,8 +156,10 @@ fn main() {
         "update_ctx" => {
             // update, the sibling looked up through `ctx.get_mut`.
             let mut w = World::new();
-            w.spawn_batch((0..N_ENTITIES).map(|_| (Position([0.0; 3]), CtxMover([1.0, 0.5, 0.25]))))
-                .unwrap();
+            w.spawn_batch(
+                (0..N_ENTITIES).map(|_| (Position([0.0; 3]), CtxMover([1.0, 0.5, 0.25]))),
+            )
+            .unwrap();
             for _ in 0..reps {
                 black_box(w.update(black_box(0.016)));
             }
@@ -265,6 +268,45 @@ fn main() {
                     w.entity_mut(id).unwrap().remove::<AddB>().unwrap();
                 }
             }
+        }
+        "build" => {
+            // The floor under a load: the same world built from values
+            // already in memory (a clone of the rows), no serde.
+            use benches_peers::save_load::*;
+            let rows = rows(N_ENTITIES);
+            let mut kept = Vec::with_capacity(reps);
+            let start = std::time::Instant::now();
+            for _ in 0..reps {
+                let w = build_from(rows.clone());
+                kept.push(w);
+            }
+            eprintln!(
+                "build: {:.2} ms per run",
+                start.elapsed().as_secs_f64() * 1e3 / reps as f64
+            );
+        }
+        "load_json" | "load_binary" | "save_json" | "save_binary" => {
+            let w = save_load::world(N_ENTITIES);
+            let saved = match scenario.as_str() {
+                "load_json" | "save_json" => w.save_json().unwrap().into_bytes(),
+                _ => w.save_binary().unwrap(),
+            };
+            // Loaded worlds are dropped after the clock stops, as criterion's
+            // `iter_with_large_drop` does.
+            let mut kept = Vec::with_capacity(reps);
+            let start = std::time::Instant::now();
+            for _ in 0..reps {
+                match scenario.as_str() {
+                    "save_json" => drop(black_box(w.save_json().unwrap())),
+                    "save_binary" => drop(black_box(w.save_binary().unwrap())),
+                    _ => kept.push(black_box(World::load(black_box(&saved)).unwrap())),
+                }
+            }
+            eprintln!(
+                "{scenario}: {:.2} ms per run",
+                start.elapsed().as_secs_f64() * 1e3 / reps as f64
+            );
+            drop(kept);
         }
         other => panic!("unknown scenario {other}"),
     }

@@ -9,6 +9,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::data::format::{Fmt, Guard};
 use crate::entity::{CompRef, RowId, SegId, TypeIdx};
 use crate::storage::table::Place;
 use crate::storage::Segment;
@@ -20,8 +21,51 @@ pub(crate) type BoxedComponent = Box<dyn Any + Send + Sync>;
 
 /// Copies one stored component into a box.
 pub(crate) type CloneFn = fn(&World, CompRef) -> BoxedComponent;
-/// Writes one stored component as JSON.
-pub(crate) type SerializeFn = fn(&World, CompRef) -> Result<serde_json::Value, String>;
+/// Writes one stored value as JSON, compact or pretty (see [`Fmt`]).
+pub(crate) type JsonWriteFn = fn(Stored<'_>, &mut Vec<u8>, Fmt) -> Result<(), serde_json::Error>;
+/// Writes one stored value as MessagePack.
+pub(crate) type BinaryWriteFn =
+    fn(Stored<'_>, &mut Vec<u8>) -> Result<(), rmp_serde::encode::Error>;
+/// Reads one value from the JSON at the start of the input straight onto
+/// the end of segment `seg` of its type's column (type index `ty`),
+/// unchecked: the caller is filling in a new table row. Returns how many
+/// bytes it took.
+pub(crate) type JsonPushFn =
+    fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<usize, serde_json::Error>;
+/// Reads one value from exactly the MessagePack given.
+pub(crate) type BinaryReadFn = fn(&[u8]) -> Result<BoxedComponent, rmp_serde::decode::Error>;
+/// Reads one value from exactly the MessagePack given straight onto the
+/// end of segment `seg` of its type's column (type index `ty`), unchecked:
+/// the caller is filling in a new table row.
+pub(crate) type BinaryPushFn =
+    fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<(), rmp_serde::decode::Error>;
+
+/// A stored value of a known type: a component's row, or a resource.
+#[derive(Clone, Copy)]
+pub(crate) enum Stored<'a> {
+    Row(RowRef<'a>),
+    Any(&'a (dyn Any + Send + Sync)),
+}
+
+impl<'a> Stored<'a> {
+    fn get<T: 'static>(self) -> &'a T {
+        match self {
+            Stored::Row(at) => at.segment.get::<T>(at.row),
+            Stored::Any(value) => value
+                .downcast_ref()
+                .expect("a value is written by its own type's function"),
+        }
+    }
+}
+
+/// The ways of writing a value: JSON and MessagePack, each straight
+/// through serde.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct SerializeFns {
+    pub(crate) json: JsonWriteFn,
+    pub(crate) binary: BinaryWriteFn,
+}
 /// Reads a component from JSON.
 pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
 /// Reads a component from JSON straight onto the end of segment `seg` of
@@ -44,13 +88,17 @@ pub(crate) type DeserializePushFn =
 pub(crate) type DeserializePushManyFn =
     fn(&mut World, TypeIdx, SegId, &serde_json::Value, usize, bool) -> Result<(), DataErrorParts>;
 
-/// The ways of reading a component from JSON.
+/// The ways of reading a component: from a parsed JSON value (blueprints),
+/// and straight from a saved world's JSON text or MessagePack bytes.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct DeserializeFns {
     pub(crate) boxed: DeserializeFn,
     pub(crate) push: DeserializePushFn,
     pub(crate) push_many: DeserializePushManyFn,
+    pub(crate) json_push: JsonPushFn,
+    pub(crate) binary: BinaryReadFn,
+    pub(crate) binary_push: BinaryPushFn,
 }
 
 /// The erased capabilities of one component type.
@@ -59,7 +107,7 @@ pub struct DeserializeFns {
 pub struct ComponentOps {
     pub default: Option<fn() -> BoxedComponent>,
     pub clone: Option<CloneFn>,
-    pub serialize: Option<SerializeFn>,
+    pub serialize: Option<SerializeFns>,
     pub deserialize: Option<DeserializeFns>,
     pub debug: Option<DebugFn>,
 }
@@ -89,12 +137,55 @@ fn clone_boxed<T: Component + Clone>(world: &World, comp: CompRef) -> BoxedCompo
     Box::new(world.storage().segment(comp.seg).get::<T>(comp.row).clone())
 }
 
-fn serialize_row<T: Component + Serialize>(
-    world: &World,
-    comp: CompRef,
-) -> Result<serde_json::Value, String> {
-    serde_json::to_value(world.storage().segment(comp.seg).get::<T>(comp.row))
-        .map_err(|e| e.to_string())
+fn json_write<T: Component + Serialize>(
+    value: Stored<'_>,
+    out: &mut Vec<u8>,
+    fmt: Fmt,
+) -> Result<(), serde_json::Error> {
+    let mut ser = serde_json::Serializer::with_formatter(out, fmt);
+    value.get::<T>().serialize(Guard(&mut ser))
+}
+
+fn binary_write<T: Component + Serialize>(
+    value: Stored<'_>,
+    out: &mut Vec<u8>,
+) -> Result<(), rmp_serde::encode::Error> {
+    let mut ser = rmp_serde::Serializer::new(out);
+    value.get::<T>().serialize(&mut ser)
+}
+
+fn json_push<T: Component + DeserializeOwned>(
+    world: &mut World,
+    ty: TypeIdx,
+    seg: SegId,
+    input: &[u8],
+) -> Result<usize, serde_json::Error> {
+    let mut stream = serde_json::Deserializer::from_slice(input).into_iter::<T>();
+    match stream.next() {
+        Some(Ok(value)) => {
+            world.push_value(Place { ty, seg }, value);
+            Ok(stream.byte_offset())
+        }
+        Some(Err(error)) => Err(error),
+        None => Err(serde::de::Error::custom("expected a value")),
+    }
+}
+
+fn binary_read<T: Component + DeserializeOwned>(
+    input: &[u8],
+) -> Result<BoxedComponent, rmp_serde::decode::Error> {
+    Ok(Box::new(rmp_serde::from_slice::<T>(input)?))
+}
+
+fn binary_push<T: Component + DeserializeOwned>(
+    world: &mut World,
+    ty: TypeIdx,
+    seg: SegId,
+    input: &[u8],
+) -> Result<(), rmp_serde::decode::Error> {
+    let value = rmp_serde::from_slice::<T>(input)?;
+    world.push_value(Place { ty, seg }, value);
+    Ok(())
 }
 
 fn deserialize_value<T: DeserializeOwned>(data: &serde_json::Value) -> Result<T, DataErrorParts> {
@@ -248,8 +339,11 @@ capability!(
     __ecs_serialize,
     SerializeCap,
     Serialize,
-    SerializeFn,
-    serialize_row
+    SerializeFns,
+    T => SerializeFns {
+        json: json_write::<T>,
+        binary: binary_write::<T>,
+    }
 );
 capability!(
     __ecs_deserialize,
@@ -260,6 +354,9 @@ capability!(
         boxed: deserialize_boxed::<T>,
         push: deserialize_push::<T>,
         push_many: deserialize_push_many::<T>,
+        json_push: json_push::<T>,
+        binary: binary_read::<T>,
+        binary_push: binary_push::<T>,
     }
 );
 

@@ -10,7 +10,13 @@
 //! `id` and `tag` identify the blueprint (a [`BlueprintLibrary`] finds it
 //! by tag); `name` names the spawned entity (default: the tag). Component
 //! `data` is read with the type's `serde::Deserialize`; a missing `data` is
-//! `{}`. An optional `"enabled": false` spawns a component disabled.
+//! `null`, then `{}`, and a type with `Default` (and `Serialize`) may leave
+//! out `data` or any field, which then takes the default's value. An
+//! optional `"enabled": false` spawns a component disabled. An `EntityId`
+//! in the data is a local id: `0` is the blueprint's entity, then its
+//! children depth-first. At the top, `"extend": "tag"` makes a variant and
+//! `"remove": [types]` takes components out of its base (see
+//! [`BlueprintLibrary`] and `variant.rs`).
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -20,8 +26,8 @@ use serde_json::{Map, Value};
 
 use crate::component::ops::{DataErrorParts, DeserializeFns};
 use crate::data::catalog::component_type;
+use crate::data::refs::{with_context, RefContext};
 use crate::entity::{SegId, TableId, TypeIdx};
-use crate::world::prepared::PreparedEntity;
 use crate::world::World;
 use crate::{EntityId, Error};
 
@@ -49,15 +55,23 @@ pub struct Blueprint {
     pub tag: Option<String>,
     /// The spawned entity's name, if given (else the tag).
     pub name: Option<String>,
-    components: Vec<ComponentSpec>,
-    children: Vec<Blueprint>,
+    /// The tag of the blueprint this one is a variant of, until a
+    /// [`BlueprintLibrary`] resolves it.
+    pub(crate) extend: Option<String>,
+    /// Types a variant takes out of its base.
+    pub(crate) remove: Vec<String>,
+    pub(crate) components: Vec<ComponentSpec>,
+    pub(crate) children: Vec<Blueprint>,
+    /// Whether some component data holds an `EntityId` (a local id).
+    pub(crate) has_refs: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-struct ComponentSpec {
-    type_name: String,
-    data: Value,
-    enabled: bool,
+pub(crate) struct ComponentSpec {
+    pub type_name: String,
+    pub data: Value,
+    /// `None` when not given (a variant then keeps its base's).
+    pub enabled: Option<bool>,
 }
 
 /// Deepest `children` nesting a blueprint may have.
@@ -148,10 +162,20 @@ impl Blueprint {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn from_value(value: &Value) -> Result<Self, Error> {
+        let mut blueprint = Self::parse(value, "", 0)?;
+        if blueprint.extend.is_none() {
+            // Fills in defaults and notes references; data that does not
+            // read is reported by `check` or at spawn.
+            let _ = blueprint.prepare_data();
+        }
+        Ok(blueprint)
+    }
+
+    pub(crate) fn parse_top(value: &Value) -> Result<Self, Error> {
         Self::parse(value, "", 0)
     }
 
-    fn parse(value: &Value, path: &str, depth: usize) -> Result<Self, Error> {
+    pub(crate) fn parse(value: &Value, path: &str, depth: usize) -> Result<Self, Error> {
         if depth > MAX_BLUEPRINT_DEPTH {
             return Err(data_error(
                 path,
@@ -168,8 +192,11 @@ impl Blueprint {
             id: None,
             tag: None,
             name: None,
+            extend: None,
+            remove: Vec::new(),
             components: Vec::new(),
             children: Vec::new(),
+            has_refs: false,
         };
         for (key, field) in object {
             let here = join(path, key);
@@ -181,6 +208,15 @@ impl Blueprint {
                 }
                 "tag" => blueprint.tag = Some(string(field, &here)?),
                 "name" => blueprint.name = Some(string(field, &here)?),
+                "extend" if depth == 0 => blueprint.extend = Some(string(field, &here)?),
+                "remove" if depth == 0 => {
+                    for (i, item) in array(field, &here)?.iter().enumerate() {
+                        let at = format!("{here}[{i}]");
+                        let name = string(item, &at)?;
+                        component_type(&name).map_err(|e| data_error(&at, e.to_string()))?;
+                        blueprint.remove.push(name);
+                    }
+                }
                 "components" => {
                     for (i, item) in array(field, &here)?.iter().enumerate() {
                         blueprint.components.push(ComponentSpec::parse(item, &format!("{here}[{i}]"))?);
@@ -194,7 +230,7 @@ impl Blueprint {
                 other => {
                     return Err(data_error(
                         &here,
-                        format!("unknown field `{other}`; a blueprint has `id`, `tag`, `name`, `components` and `children`"),
+                        format!("unknown field `{other}`; a blueprint has `id`, `tag`, `name`, `components` and `children` (and at its top, `extend` and `remove`)"),
                     ))
                 }
             }
@@ -225,7 +261,7 @@ impl Blueprint {
                 ty,
                 fns,
                 data: &spec.data,
-                enabled: spec.enabled,
+                enabled: spec.enabled.unwrap_or(true),
             });
         }
         let types: Vec<TypeIdx> = components.iter().map(|c| c.ty).collect();
@@ -248,7 +284,6 @@ impl Blueprint {
         }
         let name = self.name.as_deref().or(self.tag.as_deref());
         Ok(Resolved {
-            name,
             name_id: name.map(|n| world.names_mut().intern(n)),
             path: path.to_owned(),
             table: world.table_for(&types),
@@ -256,26 +291,11 @@ impl Blueprint {
             children,
         })
     }
-
-    /// The entity tree as values to spawn (used when loading a world, where
-    /// every entity is read once).
-    pub(crate) fn prepare(&self, world: &mut World, path: &str) -> Result<PreparedEntity, Error> {
-        let resolved = self.resolve(world, path)?;
-        let mut prepared = PreparedEntity::new();
-        prepared.name = resolved.name.map(str::to_owned);
-        for (i, c) in resolved.components.iter().enumerate() {
-            let value = read(c.data, c.fns.boxed).map_err(|parts| resolved.data_error(i, parts))?;
-            prepared.components.push((c.ty, value, c.enabled));
-        }
-        debug_assert!(self.children.is_empty(), "saved worlds list children by id");
-        Ok(prepared)
-    }
 }
 
 /// A blueprint checked against one world's types, ready to spawn many times.
 struct Resolved<'b> {
-    name: Option<&'b str>,
-    /// `name`, interned in the world's names once for every copy.
+    /// The name, interned in the world's names once for every copy.
     name_id: Option<u32>,
     path: String,
     components: Vec<ResolvedComponent<'b>>,
@@ -461,16 +481,16 @@ impl ComponentSpec {
         })?;
         let mut type_name = None;
         let mut data = Value::Null;
-        let mut enabled = true;
+        let mut enabled = None;
         for (key, field) in object {
             let here = join(path, key);
             match key.as_str() {
                 "type" => type_name = Some(string(field, &here)?),
                 "data" => data = field.clone(),
                 "enabled" => {
-                    enabled = field
+                    enabled = Some(field
                         .as_bool()
-                        .ok_or_else(|| data_error(&here, format!("expected true or false, found {}", describe(field))))?
+                        .ok_or_else(|| data_error(&here, format!("expected true or false, found {}", describe(field))))?)
                 }
                 other => {
                     return Err(data_error(
@@ -567,8 +587,15 @@ impl World {
         blueprint: &Blueprint,
         count: usize,
     ) -> Result<Vec<EntityId>, Error> {
+        if let Some(base) = &blueprint.extend {
+            return Err(data_error(
+                "extend",
+                format!("this blueprint is a variant of `{base}`: get it from the `BlueprintLibrary` that holds both, which resolves it"),
+            ));
+        }
         let resolved = blueprint.resolve(self, "")?;
-        let entities = count * resolved.entity_count();
+        let per_tree = resolved.entity_count();
+        let entities = count * per_tree;
         self.reserve_entities(entities);
         if let Some(name) = resolved.name_id {
             let top = self.entities().slot_count() + entities;
@@ -579,23 +606,36 @@ impl World {
         resolved.count_types(&mut per_type);
         // Without children every entity made is a root: one list serves.
         let flat = resolved.children.is_empty();
-        if flat {
+        if flat && !blueprint.has_refs {
             let created = self.spawn_flat(&resolved, count)?;
             if !per_type.iter().all(|&(ty, _)| self.is_plain_ty(ty)) {
                 self.finish_spawn(&created)?;
             }
             return Ok(created);
         }
-        let mut roots = Vec::with_capacity(if flat { 0 } else { count });
+        let mut roots = Vec::with_capacity(count);
         let mut created = Vec::with_capacity(entities);
         // A user `Deserialize` may panic: take back what was made, then let
         // the panic go on.
         let spawned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             for _ in 0..count {
-                let root = self.spawn_resolved(&resolved, None, &mut created)?;
-                if !flat {
-                    roots.push(root);
-                }
+                let root = if blueprint.has_refs {
+                    // Local ids in the data name this copy's entities,
+                    // which are made in tree order: known in advance.
+                    let ids = self.entities().next_ids(per_tree);
+                    let context = RefContext::Local {
+                        ids,
+                        count: per_tree,
+                        seen: false,
+                    };
+                    with_context(context, || {
+                        self.spawn_resolved(&resolved, None, &mut created)
+                    })
+                    .0?
+                } else {
+                    self.spawn_resolved(&resolved, None, &mut created)?
+                };
+                roots.push(root);
             }
             Ok(())
         }));
@@ -614,38 +654,65 @@ impl World {
         if !per_type.iter().all(|&(ty, _)| self.is_plain_ty(ty)) {
             self.finish_spawn(&created)?;
         }
-        Ok(if flat { created } else { roots })
+        Ok(roots)
     }
 }
 
-/// Blueprints by tag, loaded from `.json` files.
+/// Blueprints by tag, loaded from `.json` files; variants (`extend`)
+/// resolved and every blueprint's data checked as they come in.
+///
+/// A variant names its base by tag and lists what changes: its components
+/// patch the base's of the same type field by field (JSON merge patch,
+/// RFC 7396: a `null` field removes it), or are added; `remove` takes
+/// types out; its children come after the base's; `name` replaces. Chains
+/// may be of any depth; a cycle is an error naming the chain.
 ///
 /// ```
 /// # use ecs_core::prelude::*;
 /// # use ecs_core::BlueprintLibrary;
-/// #[derive(Component, serde::Deserialize)]
-/// struct Health { hp: u32 }
+/// #[derive(Component, serde::Serialize, serde::Deserialize, Default, Debug, PartialEq)]
+/// struct Health { hp: u32, max: u32 }
+/// #[derive(Component, serde::Serialize, serde::Deserialize, Default)]
+/// struct Sleepy;
+/// #[derive(Component, serde::Serialize, serde::Deserialize, Default)]
+/// struct Crown;
 /// let mut library = BlueprintLibrary::default();
-/// let slime = r#"{"components": [{"type": "Health", "data": {"hp": 3}}]}"#;
-/// library.insert("slime", Blueprint::from_json(slime)?);
+/// let slime = r#"{"components": [{"type": "Health", "data": {"hp": 3, "max": 3}}, {"type": "Sleepy"}]}"#;
+/// library.insert("slime", Blueprint::from_json(slime)?)?;
+/// let king = r#"{"extend": "slime", "remove": ["Sleepy"],
+///     "components": [{"type": "Health", "data": {"max": 30}}, {"type": "Crown"}]}"#;
+/// library.insert("king-slime", Blueprint::from_json(king)?)?;
 /// let mut world = World::new();
-/// let id = world.spawn_blueprint(library.get("slime").unwrap())?;
-/// assert_eq!(world.entity(id)?.get::<Health>().unwrap().hp, 3);
+/// let id = world.spawn_blueprint(library.get("king-slime").unwrap())?;
+/// let e = world.entity(id)?;
+/// assert_eq!(e.get::<Health>(), Some(&Health { hp: 3, max: 30 }));
+/// assert!(e.has::<Crown>() && !e.has::<Sleepy>());
+/// assert_eq!(e.name(), Some("king-slime"));
+///
+/// let loop_ = r#"{"extend": "b", "components": []}"#;
+/// let err = library.insert("a", Blueprint::from_json(loop_)?).unwrap_err();
+/// assert!(err.to_string().contains("no blueprint is tagged `b`"), "{err}");
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct BlueprintLibrary {
+    /// As given, with the file each came from.
+    raw: BTreeMap<String, (Blueprint, Option<String>)>,
+    /// Flattened and checked.
     by_tag: BTreeMap<String, Blueprint>,
 }
 
 impl BlueprintLibrary {
     /// Loads every `*.json` file of `dir` (not recursive); a file's tag is
-    /// its `tag`, or its file stem.
+    /// its `tag`, or its file stem. Variants are resolved and every
+    /// blueprint's data is checked against its component types here, not
+    /// at spawn.
     ///
     /// # Errors
     /// [`Error::Io`] for an unreadable file or directory; [`Error::Data`]
-    /// with the file name prefixed to the path for a bad blueprint; two
-    /// files with one tag is an error too.
+    /// whose path names the file, then (for a data error) the tag, then
+    /// the JSON path, e.g. `slime.json: slime: components[0].data.hp`;
+    /// two files with one tag; a variant of a missing base, or a cycle.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -659,6 +726,9 @@ impl BlueprintLibrary {
     /// std::fs::write(dir.join("b.json"), r#"{"tag": "bat", "components": []}"#).unwrap();
     /// let library = BlueprintLibrary::load_dir(&dir)?;
     /// assert_eq!(library.tags().collect::<Vec<_>>(), ["bat", "slime"]);
+    /// std::fs::write(dir.join("slime.json"), r#"{"components": [{"type": "Health", "data": {"hp": -1}}]}"#).unwrap();
+    /// let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
+    /// assert!(err.starts_with("slime.json: slime: components[0].data.hp: invalid value"), "{err}");
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// assert!(matches!(BlueprintLibrary::load_dir(&dir), Err(Error::Io { .. })));
     /// # Ok::<(), ecs_core::Error>(())
@@ -684,7 +754,11 @@ impl BlueprintLibrary {
             let shown = file
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            let mut blueprint = Blueprint::from_json(&text).map_err(|e| match e {
+            let value: Value = serde_json::from_str(&text).map_err(|e| Error::Data {
+                path: format!("{shown}: (root)"),
+                message: format!("not valid JSON: {e}"),
+            })?;
+            let mut blueprint = Blueprint::parse(&value, "", 0).map_err(|e| match e {
                 Error::Data { path, message } => Error::Data {
                     path: format!("{shown}: {path}"),
                     message,
@@ -695,40 +769,68 @@ impl BlueprintLibrary {
                 .file_stem()
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
             let tag = blueprint.tag.get_or_insert(stem).clone();
-            if library.by_tag.insert(tag.clone(), blueprint).is_some() {
+            if library
+                .raw
+                .insert(tag.clone(), (blueprint, Some(shown.clone())))
+                .is_some()
+            {
                 return Err(data_error(
                     &shown,
                     format!("a second blueprint tagged `{tag}`; tags must be unique"),
                 ));
             }
         }
+        library.by_tag = Self::resolve_all(&library.raw)?;
         Ok(library)
     }
 
-    /// Adds a blueprint under its tag; returns the one it replaced.
+    /// Adds a blueprint under `tag` (a variant's base must be in the
+    /// library already), checks its data and resolves it, and resolves
+    /// again the variants of what it replaced; returns the blueprint it
+    /// replaced, as given then.
+    ///
+    /// # Errors
+    /// [`Error::Data`] naming the tag and the JSON path of the first value
+    /// that does not read, a missing base or a cycle; the library is
+    /// unchanged then.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// # use ecs_core::BlueprintLibrary;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Health { hp: u32 }
     /// let mut library = BlueprintLibrary::default();
     /// let first = Blueprint::from_json(r#"{"id": 1, "components": []}"#)?;
     /// let second = Blueprint::from_json(r#"{"id": 2, "components": []}"#)?;
-    /// assert!(library.insert("crate", first).is_none());
-    /// assert_eq!(library.insert("crate", second).unwrap().id, Some(1));
+    /// assert!(library.insert("crate", first)?.is_none());
+    /// assert_eq!(library.insert("crate", second)?.unwrap().id, Some(1));
     /// assert_eq!(library.get("crate").unwrap().id, Some(2));
+    /// let bad = Blueprint::from_json(r#"{"components": [{"type": "Health", "data": {"hp": "x"}}]}"#)?;
+    /// let err = library.insert("slime", bad).unwrap_err().to_string();
+    /// assert!(err.starts_with("slime: components[0].data.hp: invalid type"), "{err}");
+    /// assert!(library.get("slime").is_none());
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
-    pub fn insert(&mut self, tag: impl Into<String>, blueprint: Blueprint) -> Option<Blueprint> {
-        self.by_tag.insert(tag.into(), blueprint)
+    pub fn insert(
+        &mut self,
+        tag: impl Into<String>,
+        blueprint: Blueprint,
+    ) -> Result<Option<Blueprint>, Error> {
+        let tag = tag.into();
+        let mut raw = self.raw.clone();
+        let old = raw.insert(tag, (blueprint, None)).map(|(b, _)| b);
+        self.by_tag = Self::resolve_all(&raw)?;
+        self.raw = raw;
+        Ok(old)
     }
 
-    /// The blueprint tagged `tag`.
+    /// The blueprint tagged `tag`, variants flattened onto their base.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// # use ecs_core::BlueprintLibrary;
     /// let mut library = BlueprintLibrary::default();
-    /// library.insert("crate", Blueprint::from_json(r#"{"id": 1, "components": []}"#)?);
+    /// library.insert("crate", Blueprint::from_json(r#"{"id": 1, "components": []}"#)?)?;
     /// assert_eq!(library.get("crate").unwrap().id, Some(1));
     /// assert!(library.get("barrel").is_none());
     /// # Ok::<(), ecs_core::Error>(())
@@ -744,8 +846,8 @@ impl BlueprintLibrary {
     /// # use ecs_core::BlueprintLibrary;
     /// let mut library = BlueprintLibrary::default();
     /// let empty = Blueprint::from_json(r#"{"components": []}"#)?;
-    /// library.insert("crate", empty.clone());
-    /// library.insert("barrel", empty);
+    /// library.insert("crate", empty.clone())?;
+    /// library.insert("barrel", empty)?;
     /// assert_eq!(library.tags().collect::<Vec<_>>(), ["barrel", "crate"]);
     /// # Ok::<(), ecs_core::Error>(())
     /// ```

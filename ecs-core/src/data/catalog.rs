@@ -163,6 +163,22 @@ impl ComponentType {
     pub(crate) fn register(&self, world: &mut World) -> TypeIdx {
         world.register_vtable(self.entry.vtable)
     }
+
+    /// The type's capabilities.
+    pub(crate) fn ops(&self) -> &'static crate::component::ops::ComponentOps {
+        &self.entry.vtable.ops
+    }
+}
+
+/// The derived, non-generic component type in the catalog whose `TypeId`
+/// is `id`, if any (what finds a resource's name and serde support; a
+/// world has few resources, so a walk of the catalog serves).
+pub(crate) fn component_type_of(id: TypeId) -> Option<ComponentType> {
+    by_name()
+        .values()
+        .flatten()
+        .find(|entry| entry.vtable.type_id() == id)
+        .map(|&entry| ComponentType { entry })
 }
 
 impl std::fmt::Debug for ComponentType {

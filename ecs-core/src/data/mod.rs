@@ -4,5 +4,8 @@
 pub(crate) mod blueprint;
 pub(crate) mod catalog;
 pub(crate) mod dynamic;
+pub(crate) mod format;
 pub(crate) mod inspect;
+pub(crate) mod refs;
 pub(crate) mod save;
+pub(crate) mod variant;

@@ -55,6 +55,25 @@ impl Entities {
         }
     }
 
+    /// The ids the next `n` calls of [`Entities::alloc`] hand out, in
+    /// order (freed slots last freed first, then new ones).
+    pub fn next_ids(&self, n: usize) -> Vec<EntityId> {
+        let reused = self
+            .free
+            .iter()
+            .rev()
+            .take(n)
+            .map(|&index| self.id_at(index));
+        let fresh = (self.slots.len()..)
+            .take(n.saturating_sub(self.free.len()))
+            .map(|i| EntityId {
+                world: self.tag.0,
+                index: EntityIndex::from_index(i),
+                generation: 0,
+            });
+        reused.chain(fresh).collect()
+    }
+
     /// Frees the slot of live entity `index`: its ids stop answering.
     pub fn free(&mut self, index: EntityIndex) {
         let slot = &mut self.slots[index.index()];

@@ -71,6 +71,26 @@ impl Hierarchy {
         self.node_mut(parent).children.push(child);
     }
 
+    /// Links fresh entities: each of `children` (none linked yet) under
+    /// `parent` (which has none yet), in order, with room made once. For
+    /// loads, which link whole trees at a time.
+    pub(crate) fn link_fresh(
+        &mut self,
+        parent: EntityIndex,
+        children: &[EntityIndex],
+        slots: usize,
+    ) {
+        if self.nodes.len() < slots {
+            self.nodes.resize_with(slots, Node::default);
+        }
+        for &child in children {
+            self.nodes[child.index()].parent = parent;
+        }
+        let list = &mut self.nodes[parent.index()].children;
+        debug_assert!(list.is_empty(), "a fresh parent");
+        list.extend_from_slice(children);
+    }
+
     /// `index` and its descendants, depth-first, parents before children,
     /// children in attach order.
     pub fn subtree(&self, index: EntityIndex) -> Vec<EntityIndex> {

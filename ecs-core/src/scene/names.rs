@@ -90,6 +90,23 @@ impl Hasher for Fnv {
 }
 
 impl Names {
+    /// The interned id of slot `index`'s name.
+    pub fn id_of(&self, index: EntityIndex) -> Option<u32> {
+        let (id, _) = (*self.by_slot.get(index.index())?)?;
+        Some(id)
+    }
+
+    /// How many distinct names were ever interned (ids are below this).
+    pub fn interned(&self) -> usize {
+        self.names.len()
+    }
+
+    /// When slot `index` got its name: names given earlier sort first.
+    pub fn order_of(&self, index: EntityIndex) -> Option<u64> {
+        let (_, order) = (*self.by_slot.get(index.index())?)?;
+        Some(order)
+    }
+
     pub fn get(&self, index: EntityIndex) -> Option<&str> {
         let (name, _) = (*self.by_slot.get(index.index())?)?;
         Some(&self.names[name as usize].text)

@@ -34,15 +34,24 @@ impl PreparedEntity {
     }
 }
 
+/// One entity of a loaded world, read and checked: its components are the
+/// next `len` values of the load's list, in its table's order.
+pub(crate) struct LoadedEntity {
+    /// The name, interned in the world being loaded.
+    pub name: Option<u32>,
+    pub enabled: bool,
+    pub killed: bool,
+    pub layers: Option<u32>,
+    pub table: crate::entity::TableId,
+    pub len: usize,
+}
+
 /// Whether a spawn from prepared values adds the requirements its
 /// components lack.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Requirements {
     /// A copy or a new entity: add what the components require.
     Add,
-    /// A saved world: the entity is exactly what was saved, requirements
-    /// removed since they were added included.
-    AsListed,
 }
 
 impl World {
@@ -102,9 +111,84 @@ impl World {
         let root = *created.first().expect("a prepared tree has a root");
         match requirements {
             Requirements::Add => self.finish_spawn(&created)?,
-            Requirements::AsListed => self.fire_spawn_hooks(&created),
         }
         Ok(root)
+    }
+
+    /// Enters one loaded entity into its table, with its flags and layers
+    /// but no components yet: the caller pushes one value onto each of the
+    /// table's segments next. Returns its slot.
+    pub(crate) fn spawn_loaded_entity(&mut self, e: &LoadedEntity) -> EntityIndex {
+        let id = self.spawn_in(e.table);
+        if !e.enabled || e.killed {
+            self.storage
+                .set_entity_state(&mut self.entities, id.index, !e.enabled, e.killed);
+        }
+        if let Some(mask) = e.layers {
+            self.set_layers_at(id.index, mask);
+        }
+        id.index
+    }
+
+    /// Sets the flags and layers of a loaded entity already in its table
+    /// (a file may list them after its components).
+    pub(crate) fn set_loaded_state(&mut self, index: EntityIndex, e: &LoadedEntity) {
+        self.storage
+            .set_entity_state(&mut self.entities, index, !e.enabled, e.killed);
+        if let Some(mask) = e.layers {
+            self.set_layers_at(index, mask);
+        }
+    }
+
+    /// Completes a load once every entity is in (slot `p` for entity `p`):
+    /// links `children` (saved ids, checked by the caller: in range, one
+    /// parent each, no cycle), names the entities in `name_order` (saved
+    /// ids) or file order, then fires the attach and enable hooks in
+    /// `tree_order` (parents first). Returns the ids in file order.
+    pub(crate) fn finish_loaded(
+        &mut self,
+        entities: &[LoadedEntity],
+        children: &[Vec<u32>],
+        tree_order: &[u32],
+        name_order: Option<Vec<u32>>,
+    ) -> Vec<EntityId> {
+        let created: Vec<EntityId> = (0..entities.len())
+            .map(|i| self.id_at(EntityIndex::from_index(i)))
+            .collect();
+        let mut linked = Vec::new();
+        for (parent, list) in children.iter().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            linked.clear();
+            linked.extend(list.iter().map(|&child| created[child as usize].index));
+            let slots = created.len();
+            self.hierarchy_mut()
+                .link_fresh(created[parent].index, &linked, slots);
+        }
+        let give = |world: &mut World, at: usize| {
+            if let Some(name) = entities[at].name {
+                world.names_mut().give(created[at].index, name);
+            }
+        };
+        match name_order {
+            Some(order) => order.into_iter().for_each(|at| give(self, at as usize)),
+            None => (0..entities.len()).for_each(|at| give(self, at)),
+        }
+        if tree_order
+            .iter()
+            .any(|&i| !self.comps_plain(created[i as usize].index))
+        {
+            let in_tree_order: Vec<EntityId> =
+                tree_order.iter().map(|&i| created[i as usize]).collect();
+            self.fire_spawn_hooks(&in_tree_order);
+        }
+        created
+    }
+
+    /// Whether none of the entity's components has hooks or requirements.
+    fn comps_plain(&self, index: EntityIndex) -> bool {
+        self.comps(index).all(|c| self.is_plain_ty(c.ty))
     }
 
     /// Removes entities made by a failed spawn, newest first, without hooks

@@ -50,13 +50,32 @@ impl Resources {
     fn contains<R: Send + Sync + 'static>(&self) -> bool {
         self.values.contains_key(&TypeId::of::<R>())
     }
+
+    /// Every resource, with its type's id (in no particular order).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (TypeId, &(dyn Any + Send + Sync))> {
+        self.values.iter().map(|(&ty, value)| (ty, &**value))
+    }
+
+    /// Stores a value read by name; `ty` is its type's id.
+    pub(crate) fn insert_boxed(&mut self, ty: TypeId, value: Box<dyn Any + Send + Sync>) {
+        self.values.insert(ty, value);
+    }
 }
 
 impl World {
+    pub(crate) fn resources(&self) -> &Resources {
+        &self.resources
+    }
+
+    pub(crate) fn resources_mut(&mut self) -> &mut Resources {
+        &mut self.resources
+    }
+
     /// Stores `resource` as the world's one value of type `R`, and returns
     /// the value it replaces. Any `'static + Send + Sync` type can be a
-    /// resource; it needs no derive. Resources are not saved by
-    /// [`World::save_json`] yet.
+    /// resource; it needs no derive. A resource whose type derives
+    /// `Component` (which gives it a name) and serde's traits is saved and
+    /// loaded with the world (see [`World::save`]); others are not saved.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
