@@ -6,8 +6,10 @@
 //! `on_kill`, `on_revive`, logged by [`Pulse`], [`Brain`] and [`Reflex`])
 //! with the exact list the model predicts. Besides adding, removing,
 //! enabling and killing, the operations spawn from bundles, batches and
-//! blueprints (with children, several copies) and clone entities and trees;
-//! the model adds the required components (`requires`) itself.
+//! blueprints (with children, several copies), clone entities and trees,
+//! and save the world (JSON or binary) and go on with the loaded one, its
+//! ids mapped through the load's id map; the model adds the required
+//! components (`requires`) itself.
 //!
 //! Cases: 2,000 by default (about 25 s in debug); raise with
 //! `MODEL_CASES=10000 cargo test --release --test model` (proptest's own
@@ -490,6 +492,10 @@ enum Op {
     Rename(Sel, Option<u8>),
     /// `handles::<T>().nth(n)`, kept and resolved after every later step.
     TakeHandle(Sel, Tag, u8),
+    /// Saves the world (JSON, or with `true` the binary snapshot) and goes
+    /// on with the world loaded from it, its ids mapped through the load's
+    /// id map.
+    SaveLoad(bool),
 }
 
 fn tag() -> impl Strategy<Value = Tag> {
@@ -552,6 +558,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => sel().prop_map(Op::ClearParent),
         1 => (sel(), name()).prop_map(|(s, n)| Op::Rename(s, n)),
         3 => (sel(), tag(), 0..3u8).prop_map(|(s, t, n)| Op::TakeHandle(s, t, n)),
+        1 => any::<bool>().prop_map(Op::SaveLoad),
     ]
 }
 
@@ -849,6 +856,32 @@ impl Model {
         self.live.push(e);
     }
 
+    /// The world was saved and loaded: every id is the load's new one, and
+    /// what belonged to the old world (dead ids, instance ids, handles)
+    /// means nothing in the new one.
+    fn reloaded(&mut self, by_old: &std::collections::HashMap<EntityId, EntityId>) {
+        let map = |id: &mut EntityId| *id = by_old[&*id];
+        for e in &mut self.live {
+            map(&mut e.id);
+            if let Some(p) = &mut e.parent {
+                map(p);
+            }
+            e.children.iter_mut().for_each(map);
+            for c in &mut e.comps {
+                c.instance = None;
+            }
+        }
+        for (_, id) in &mut self.names {
+            map(id);
+        }
+        self.dead.clear();
+        self.ever = self.live.iter().map(|e| e.id).collect();
+        self.instances.clear();
+        self.seen_instances.clear();
+        self.handles.clear();
+        self.log.clear();
+    }
+
     /// An id the world handed out internally and took back (a failed spawn).
     fn taken_back(&mut self, world: &World, id: EntityId) {
         assert!(!world.contains(id), "a failed spawn leaves no entity");
@@ -1131,6 +1164,21 @@ fn plan_blueprint(model: &mut Model, node: &BpNode) -> Planned {
 /// answer (return value or error) matches the model's.
 fn apply(world: &mut World, model: &mut Model, op: &Op) {
     match *op {
+        Op::SaveLoad(binary) => {
+            let order = world.save_order();
+            let bytes = if binary {
+                world.save_binary()
+            } else {
+                world.save_json().map(String::into_bytes)
+            }
+            .expect("every modelled type saves");
+            let loaded = World::load(&bytes).expect("a saved world loads");
+            let by_old = loaded.ids.by_old(&order);
+            *world = loaded.world;
+            model.reloaded(&by_old);
+            // The load's attach and enable hooks are not modelled.
+            take_log();
+        }
         Op::Spawn(name) => {
             let name = name.map(|n| NAMES[n as usize]);
             let id = match name {

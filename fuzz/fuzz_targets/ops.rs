@@ -36,7 +36,7 @@ enum Op {
     Clone(u8, bool),
     Rename(u8, u8),
     Update,
-    SaveLoad,
+    SaveLoad(bool),
 }
 
 fn add(world: &mut World, id: EntityId, kind: Kind, v: u8) -> Result<(), Error> {
@@ -201,9 +201,14 @@ fuzz_target!(|ops: Vec<Op>| {
             Op::Update => {
                 world.update(0.5);
             }
-            Op::SaveLoad => {
-                let saved = world.save_json().expect("every component type here saves");
-                world = World::load_json(&saved).expect("a saved world loads");
+            Op::SaveLoad(binary) => {
+                let saved = if binary {
+                    world.save_binary()
+                } else {
+                    world.save_json().map(String::into_bytes)
+                }
+                .expect("every component type here saves");
+                world = World::load(&saved).expect("a saved world loads").world;
                 // Ids of the loaded world are new; old ones are stale now.
                 ids = world
                     .query::<(EntityId,)>()

@@ -65,7 +65,7 @@ pub struct Health {
 
 /// The checks every target runs: each answer the world gives about an
 /// entity agrees with the others, and the world saves, loads and saves
-/// again to the same text.
+/// again to the same bytes, as JSON and as a binary snapshot.
 pub fn check(world: &World) {
     let ids: Vec<EntityId> = world
         .query::<(EntityId,)>()
