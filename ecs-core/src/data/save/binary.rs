@@ -1,0 +1,212 @@
+//! Reading a binary snapshot.
+
+use crate::data::format::mp;
+use crate::entity::TableId;
+use crate::world::prepared::LoadedEntity;
+use crate::world::World;
+use crate::{Error, DEFAULT_LAYERS};
+
+use super::bad;
+use super::read::*;
+
+pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
+    let mut r = mp::In::new(bytes);
+    let mut file = File::default();
+    let len = r
+        .array("a saved world (an array)")
+        .map_err(|m| bad("(root)", m))?;
+    if len != 8 {
+        return Err(bad(
+            "(root)",
+            format!("expected a saved world of 8 parts, found {len}"),
+        ));
+    }
+    file.format = Some(
+        r.string("the format name")
+            .map_err(|m| bad("format", m))?
+            .to_owned(),
+    );
+    file.version = Some(r.uint("a version number").map_err(|m| bad("version", m))?);
+    file.check_header()?;
+    let n = r
+        .array("the update order")
+        .map_err(|m| bad("update_order", m))?;
+    for i in 0..n {
+        let path = format!("update_order[{i}]");
+        let name = r
+            .string("a behaviour type name")
+            .map_err(|m| bad(&path, m))?;
+        update_order_entry(world, name, &path, &mut file.update_order)?;
+    }
+    let n = r.array("the resources").map_err(|m| bad("resources", m))?;
+    for i in 0..n {
+        let path = format!("resources[{i}]");
+        if r.array("a resource").map_err(|m| bad(&path, m))? != 2 {
+            return Err(bad(path, "expected [type, data]"));
+        }
+        let name = r
+            .string("a type name")
+            .map_err(|m| bad(format!("{path}.type"), m))?;
+        let (ty, _, read) = resource_entry(name, &path)?;
+        let data = r
+            .bin("the resource's data")
+            .map_err(|m| bad(format!("{path}.data"), m))?;
+        let before = current_max();
+        let value = read(data).map_err(|e| bad(format!("{path}.data"), e.to_string()))?;
+        file.note_refs(before, RefAt::Resource(i));
+        file.resources.push((ty, value));
+    }
+    if !r.nil() {
+        let n = r
+            .array("the naming order")
+            .map_err(|m| bad("name_order", m))?;
+        let mut order = Vec::with_capacity(n.min(bytes.len()));
+        for k in 0..n {
+            order.push(
+                r.uint("a saved id")
+                    .map_err(|m| bad(format!("name_order[{k}]"), m))?,
+            );
+        }
+        file.name_order = Some((order, "name_order".to_owned()));
+    }
+    let n = r
+        .array("the component types")
+        .map_err(|m| bad("types", m))?;
+    let mut types = Vec::with_capacity(n.min(bytes.len()));
+    for t in 0..n {
+        let path = format!("types[{t}]");
+        let name = r
+            .string("a component type name")
+            .map_err(|m| bad(&path, m))?;
+        types.push(resolve_type(world, name, &path)?);
+    }
+    let n = r.array("the names").map_err(|m| bad("names", m))?;
+    let mut names = Vec::with_capacity(n.min(bytes.len()));
+    for k in 0..n {
+        let name = r
+            .string("a name")
+            .map_err(|m| bad(format!("names[{k}]"), m))?;
+        names.push(world.names_mut().intern(name));
+    }
+    let n = r.array("the entities").map_err(|m| bad("entities", m))?;
+    world.reserve_entities(n.min(r.rest.len()));
+    let mut fns = Vec::new();
+    // Each entity takes at least a byte: a length past the input is a lie.
+    file.entities.reserve(n.min(bytes.len()));
+    for i in 0..n {
+        let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
+        if r.array("an entity").map_err(|m| bad(entity_path(i), m))? != 6 {
+            return Err(bad(
+                entity_path(i),
+                "expected [name, flags, layers, children, types, data]",
+            ));
+        }
+        let mut entity = LoadedEntity {
+            name: None,
+            enabled: true,
+            killed: false,
+            layers: None,
+            table: TableId::default(),
+            len: 0,
+        };
+        if !r.nil() {
+            let k = r.uint("a name's index or nil").map_err(|m| at("name", m))?;
+            let name = usize::try_from(k)
+                .ok()
+                .and_then(|k| names.get(k))
+                .ok_or_else(|| {
+                    at(
+                        "name",
+                        format!("expected an index into the {} names", names.len()),
+                    )
+                })?;
+            entity.name = Some(*name);
+        }
+        let flags = r.uint("the flags").map_err(|m| at("flags", m))?;
+        if flags > 3 {
+            return Err(at(
+                "flags",
+                "expected 0 to 3 (1: disabled, 2: killed)".into(),
+            ));
+        }
+        entity.enabled = flags & 1 == 0;
+        entity.killed = flags & 2 != 0;
+        let layers = r.uint("a layer mask").map_err(|m| at("layers", m))?;
+        let layers = u32::try_from(layers)
+            .map_err(|_| at("layers", "expected a 32-bit layer mask".into()))?;
+        entity.layers = (layers != DEFAULT_LAYERS).then_some(layers);
+        let k = r.array("the children").map_err(|m| at("children", m))?;
+        let mut children = Vec::with_capacity(k.min(r.rest.len()));
+        for c in 0..k {
+            let wrong = |_| {
+                at(
+                    &format!("children[{c}]"),
+                    "expected the id of another entity in this file".into(),
+                )
+            };
+            let child = r.uint("a saved id").map_err(wrong)?;
+            children.push(u32::try_from(child).map_err(|_| wrong(String::new()))?);
+        }
+        // Types first, then data: the entity's table is known before its
+        // values are read, so each is read straight into its column.
+        let k = r.array("the component types").map_err(|m| at("types", m))?;
+        let mut disabled = 0u64;
+        fns.clear();
+        for c in 0..k {
+            let t = r
+                .uint("a type index")
+                .map_err(|m| at(&format!("types[{c}]"), m))?;
+            let kind = *usize::try_from(t >> 1)
+                .ok()
+                .and_then(|t| types.get(t))
+                .ok_or_else(|| {
+                    at(
+                        &format!("types[{c}]"),
+                        format!(
+                            "expected an index into the {} types (times two, plus one if disabled)",
+                            types.len()
+                        ),
+                    )
+                })?;
+            if t & 1 == 1 {
+                if c >= 64 {
+                    return Err(at(
+                        &format!("types[{c}]"),
+                        "only the first 64 components may be disabled in a snapshot".into(),
+                    ));
+                }
+                disabled |= 1 << c;
+            }
+            file.types.push(kind.ty);
+            fns.push(kind.fns.binary_push);
+        }
+        entity.table = file.table_of(world, i)?;
+        entity.len = k;
+        if r.array("the component data").map_err(|m| at("data", m))? != k {
+            return Err(at("data", format!("expected {k} values, one per type")));
+        }
+        let index = world.spawn_loaded_entity(&entity);
+        debug_assert_eq!(index.index(), i);
+        for (c, &push) in fns.iter().enumerate() {
+            let here = || format!("entities[{i}].data[{c}]");
+            let data = r.bin("the component's data").map_err(|m| bad(here(), m))?;
+            let before = current_max();
+            let place = world.storage().table(entity.table).layout()[c];
+            push(world, place.ty, place.seg, data).map_err(|e| bad(here(), e.to_string()))?;
+            file.note_refs(before, RefAt::Data(i, c));
+            if disabled & (1 << c) != 0 {
+                world.disable_raw(index, c);
+            }
+        }
+        file.types.clear();
+        file.entities.push(entity);
+        file.children.push(children);
+    }
+    if !r.rest.is_empty() {
+        return Err(bad(
+            "(root)",
+            format!("{} bytes after the saved world", r.rest.len()),
+        ));
+    }
+    Ok(file)
+}
