@@ -46,6 +46,21 @@ pub(crate) struct LoadedEntity {
     pub len: usize,
 }
 
+impl Default for LoadedEntity {
+    /// Enabled, alive, unnamed, default layers, no components yet: what a
+    /// saved entity is when the file leaves a field out.
+    fn default() -> Self {
+        LoadedEntity {
+            name: None,
+            enabled: true,
+            killed: false,
+            layers: None,
+            table: crate::entity::TableId::default(),
+            len: 0,
+        }
+    }
+}
+
 /// Whether a spawn from prepared values adds the requirements its
 /// components lack.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

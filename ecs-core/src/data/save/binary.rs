@@ -1,7 +1,6 @@
 //! Reading a binary snapshot.
 
 use crate::data::format::mp;
-use crate::entity::TableId;
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::{Error, DEFAULT_LAYERS};
@@ -101,14 +100,7 @@ pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error
                 "expected [name, flags, layers, children, types, data]",
             ));
         }
-        let mut entity = LoadedEntity {
-            name: None,
-            enabled: true,
-            killed: false,
-            layers: None,
-            table: TableId::default(),
-            len: 0,
-        };
+        let mut entity = LoadedEntity::default();
         if !r.nil() {
             let k = r.uint("a name's index or nil").map_err(|m| at("name", m))?;
             let name = usize::try_from(k)

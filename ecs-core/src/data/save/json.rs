@@ -143,14 +143,7 @@ pub(super) fn read_json_entity(
     let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
     r.begin_object()
         .map_err(|m| bad(entity_path(i), format!("expected an entity object: {m}")))?;
-    let mut entity = LoadedEntity {
-        name: None,
-        enabled: true,
-        killed: false,
-        layers: None,
-        table: TableId::default(),
-        len: 0,
-    };
+    let mut entity = LoadedEntity::default();
     let mut children = Vec::new();
     let mut spawned = false;
     let mut first = true;
