@@ -13,15 +13,21 @@ use crate::query::term::{Slot, SlotKind, TermInfo};
 use crate::storage::raw::{Lanes, Lockstep};
 use crate::storage::{Segment, Storage, Table};
 
-/// Where a query's terms borrow their segments from.
-pub(crate) enum Source<'w> {
+/// Where a query's terms borrow their segments from, beside the tables
+/// they are in (a plain slice for both kinds, so opening a table does not
+/// first ask which kind it is).
+pub(crate) struct Source<'w> {
+    tables: &'w [Table],
+    segments: Segments<'w>,
+}
+
+enum Segments<'w> {
     /// A read-only query: every segment shared.
-    Shared(&'w Storage),
+    Shared(&'w [Segment]),
     /// A query that writes: each segment it reads borrowed once, mutably
     /// for a mutable term, shared (and kept for other shared terms)
     /// otherwise; sorted by segment, for a binary search per table.
     Mut {
-        tables: &'w [Table],
         borrowed: Vec<Borrowed<'w>>,
         /// Where the next lookup starts: tables are opened in the order
         /// they were made, which is also the order of their segments, so
@@ -38,6 +44,15 @@ pub(crate) struct Borrowed<'w> {
 }
 
 impl<'w> Source<'w> {
+    /// Every segment shared, for a read-only query.
+    pub fn shared(storage: &'w Storage) -> Self {
+        let (tables, segments) = storage.tables_and_segments();
+        Source {
+            tables,
+            segments: Segments::Shared(segments),
+        }
+    }
+
     /// Borrows the segments `wanted` names (sorted, each once): only those,
     /// so a query over few tables or one entity does not pay for every
     /// segment of the world.
@@ -63,18 +78,14 @@ impl<'w> Source<'w> {
                 shared: None,
             });
         }
-        Source::Mut {
+        Source {
             tables,
-            borrowed,
-            hint: 0,
+            segments: Segments::Mut { borrowed, hint: 0 },
         }
     }
 
     fn table(&self, table: TableId) -> &'w Table {
-        match self {
-            Source::Shared(storage) => storage.table(table),
-            Source::Mut { tables, .. } => &tables[table.index()],
-        }
+        &self.tables[table.index()]
     }
 
     /// The slot of a term reading `seg` at `level`; `check` when disabled
@@ -82,16 +93,16 @@ impl<'w> Source<'w> {
     #[inline]
     fn slot(&mut self, mutable: bool, seg: SegId, level: usize, inactive: bool) -> Slot<'w> {
         let check = |segment: &Segment| !inactive && segment.any_disabled();
-        let kind = match self {
-            Source::Shared(storage) => {
-                let segment = storage.segment(seg);
+        let kind = match &mut self.segments {
+            Segments::Shared(segments) => {
+                let segment = &segments[seg.index()];
                 SlotKind::Shared {
                     segment,
                     level,
                     check: check(segment),
                 }
             }
-            Source::Mut { borrowed, hint, .. } => {
+            Segments::Mut { borrowed, hint } => {
                 let at = match borrowed.get(*hint) {
                     Some(b) if b.seg == seg => *hint,
                     _ => match borrowed.binary_search_by_key(&seg, |b| b.seg) {
@@ -137,7 +148,9 @@ impl<'w> Source<'w> {
         Slot { kind }
     }
 
-    /// The rows of `table`, each term reading at its place.
+    /// The rows of `table`, each term reading at its place; `None` when it
+    /// has none (plans keep empty tables, which may fill up before a later
+    /// call) or lacks a required term.
     pub fn open<Q: QueryData>(
         &mut self,
         table: TableId,
@@ -147,6 +160,9 @@ impl<'w> Source<'w> {
         inactive: bool,
     ) -> Option<TableRows<'w, Q>> {
         let rows = self.table(table);
+        if rows.owners().is_empty() {
+            return None;
+        }
         let terms: &[TermInfo] = Q::TERMS;
         let mut checked = false;
         let (lanes, states) = Q::open(|i| {
@@ -364,10 +380,6 @@ impl<'w> Tables<'w> {
         while let Some(&table) = plan.tables.get(*next_table) {
             let i = *next_table;
             *next_table += 1;
-            // Plans keep empty tables, which may fill up before a later call.
-            if source.table(table).owners().is_empty() {
-                continue;
-            }
             let rows = source.open(
                 table,
                 plan.places_of(i),

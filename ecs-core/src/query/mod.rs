@@ -108,7 +108,7 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
         let plan = self.world.plans().plan(storage, Q::TERMS, &self.filters);
         QueryIter::new(
             plan,
-            Source::Shared(storage),
+            Source::shared(storage),
             self.world.entities(),
             self.filters.inactive,
         )

@@ -86,7 +86,7 @@ impl World {
         let storage = self.storage();
         let places = Plan::places_in(storage, Q::TERMS, table).map_err(|i| missing::<Q>(id, i))?;
         let many = Plan::many_in(storage, Q::TERMS, table);
-        let mut source = Source::Shared(storage);
+        let mut source = Source::shared(storage);
         let rows = source
             .open::<Q>(table, &places, &many, self.entities(), true)
             .ok_or_else(|| missing::<Q>(id, 0))?;

@@ -111,6 +111,11 @@ impl Storage {
         (&self.tables, &mut self.segments)
     }
 
+    /// The tables and every segment, shared.
+    pub fn tables_and_segments(&self) -> (&[Table], &[Segment]) {
+        (&self.tables, &self.segments)
+    }
+
     /// Table `table`.
     #[inline]
     pub fn table(&self, table: TableId) -> &Table {
