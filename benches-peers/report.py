@@ -353,6 +353,16 @@ def markdown(rows, data, memory, targets, info, compile_cost=None):
         ratio = f"{ours / base:.2f}x (vs {base_name} {fmt_ns(base)})" if base else "–"
         out.append(f"| {label} | {fmt_ns(ours)} | {peers} | {ratio} | {what} |")
     si = data.get("simple_iter", {})
+    # Each peer's own `for` loop against its own closure form: the gap the
+    # query iterator has to its `for_each` is the language's, not ours.
+    loop_vs_closure = [(p, per_elem(si.get(p)), per_elem(si.get(f"{p}_for_each")))
+                       for p in PEERS]
+    if all(loop and closure for _, loop, closure in loop_vs_closure):
+        cells = " | ".join(fmt_ns(loop) for _, loop, _ in loop_vs_closure)
+        ratios = ", ".join(f"{p} {loop / closure:.2f}x (vs its `for_each` {fmt_ns(closure)})"
+                           for p, loop, closure in loop_vs_closure)
+        out.append(f"| simple_iter (peers' `for` vs their `for_each`) | – | {cells} | {ratios} "
+                   "| each peer's iterator against its own closure form |")
     vec = per_elem(si.get("vec"))
     if vec is not None:
         ours = per_elem(si.get("ours"))
