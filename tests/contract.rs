@@ -1,4 +1,5 @@
-//! Every rule of the contract in SPEC.md, checked through the public API.
+//! Every rule of the crate's contract (the README's "Rules and choices"),
+//! checked through the public API.
 
 use ecs_core::prelude::*;
 

@@ -635,7 +635,7 @@ fn a_type_that_cannot_be_read_back_is_not_saved() {
     ));
 }
 
-// ------------------------------------------------------------ issue 16
+// ------------------------- entity references, variants, load-time checks
 
 /// A type with `Default` and no `#[serde(default)]`: a blueprint may still
 /// leave out its data or any field.

@@ -1884,8 +1884,8 @@ fn a_panicking_drop_leaves_the_world_consistent() {
 // Regressions: bugs this file found, fixed since.
 // ---------------------------------------------------------------------------
 
-/// SPEC.md, "World and entities": "a despawned or foreign id is
-/// `Err(Error::NoSuchEntity(..))`", even when the other world has a live
+/// The rule for ids (README, "Rules and choices"): a despawned or foreign
+/// id is `Err(Error::NoSuchEntity(..))`, even when the other world has a live
 /// entity in the same slot with the same generation (ids carry a world tag).
 #[test]
 fn foreign_entity_id_is_rejected() {

@@ -854,7 +854,7 @@ fn bench_blueprint(c: &mut Criterion) {
 
 // --------------------------------------------------------------- save_load
 
-/// Issue 16: save and load a world of 10k entities x 5 components (trees
+/// Save and load a world of 10k entities x 5 components (trees
 /// of ten, every entity named, a third holding an entity reference),
 /// against serde alone writing and reading the same values (with each
 /// entity's name and parent) in a `Vec`: serde_json for JSON, rmp-serde

@@ -685,7 +685,7 @@ pub const HAZMAT_BLUEPRINT: &str = r#"{
 
 // ---------------------------------------------------------------- save_load
 
-/// Issue 16's save/load scenario: [`N_ENTITIES`] entities of five
+/// The save/load scenario: [`N_ENTITIES`] entities of five
 /// components each (one holds a reference to another entity), in trees of
 /// ten (a root and nine children), every entity named (ten share each
 /// name).
