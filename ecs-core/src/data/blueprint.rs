@@ -1,4 +1,4 @@
-//! JSON blueprints (seed 003): designers describe an entity by naming its
+//! JSON blueprints: designers describe an entity by naming its
 //! components and giving their data; spawning is all or nothing.
 //!
 //! ```json

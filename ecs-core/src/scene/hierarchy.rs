@@ -1,4 +1,4 @@
-//! The scene graph: parent/child links between entities (seed 004, Unity's
+//! The scene graph: parent/child links between entities (as in Unity's
 //! Transform hierarchy). Children keep the order they were attached in.
 
 use crate::entity::EntityIndex;

@@ -19,7 +19,7 @@ use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 /// ```
 pub const DEFAULT_LAYERS: u32 = 1;
 
-/// Which components a filtered lookup accepts (seed 004's bitwise filters).
+/// Which components a filtered lookup accepts, by their enabled flag.
 ///
 /// ```
 /// # use ecs_core::prelude::*;
