@@ -257,6 +257,7 @@ fn impl_block(
     } = generics;
     // A generic type's instantiations share one path; the mark says so.
     let generic_mark = if generics.is_empty { "" } else { "<>" };
+    let has_parent = parent.is_some();
     let (vtable, parent_requirements) = match parent {
         Some(p) => (p.vtable, p.requirements),
         None => (
@@ -279,17 +280,16 @@ fn impl_block(
     });
     // A `static` inside a generic impl would be shared by every
     // instantiation, so only non-generic types cache their number.
-    let (number_cell, number) = if generics.is_empty {
-        (
-            quote! {
+    let number = generics.is_empty.then(|| {
+        quote! {
+            #[doc(hidden)]
+            const __NUMBER: ::core::option::Option<&'static ::ecs_core::__private::TypeNumberCell> = {
                 static NUMBER: ::ecs_core::__private::TypeNumberCell =
                     ::ecs_core::__private::TypeNumberCell::new();
-            },
-            Some(quote!(.number(&NUMBER))),
-        )
-    } else {
-        (TokenStream::new(), None)
-    };
+                ::core::option::Option::Some(&NUMBER)
+            };
+        }
+    });
     // The dispatch table: one `TypeId` comparison per declared message type,
     // each spanned on the type so a missing `impl Receive<M>` points at it.
     let receivers = input.attrs.receives.iter().map(|ty| {
@@ -331,18 +331,40 @@ fn impl_block(
     // through `Deref`. Inside a generic impl only the declared bounds count.
     // The answers are types, read by a constant from a closure that is never
     // called, so no code is generated per probe.
-    let ops = quote! {
-        .ops(::ecs_core::__private::ComponentOps::probed(&|| {
-            let probe = ::ecs_core::__private::Probe::<Self>::new();
-            (
-                probe.__ecs_default(),
-                probe.__ecs_clone(),
-                probe.__ecs_serialize(),
-                probe.__ecs_deserialize(),
-                probe.__ecs_debug(),
-            )
-        }))
-    };
+    let ops = capabilities.then(|| {
+        quote! {
+            #[doc(hidden)]
+            const __OPS: &'static ::ecs_core::__private::ComponentOps =
+                ::ecs_core::__private::ComponentOps::probed(|| {
+                    let probe = ::ecs_core::__private::Probe::<Self>::new();
+                    (
+                        probe.__ecs_default(),
+                        probe.__ecs_clone(),
+                        probe.__ecs_serialize(),
+                        probe.__ecs_deserialize(),
+                        probe.__ecs_debug(),
+                    )
+                });
+        }
+    });
+    // A plain type keeps the trait's table, built by generic code in
+    // ecs-core: no body per type to check, and evaluated only where read.
+    let own_table = has_parent
+        || behaviour.is_some()
+        || receiver.is_some()
+        || requirements.is_some()
+        || transient.is_some();
+    let vtable = own_table.then(|| {
+        quote! {
+            const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
+                #vtable
+                #behaviour
+                #receiver
+                #requirements
+                #transient
+            };
+        }
+    });
     // Found by name at run time without a registration call; a `static`
     // cannot depend on generic parameters, so generic types are by-type only.
     let submit = generics.is_empty.then(|| {
@@ -361,17 +383,9 @@ fn impl_block(
                     ::core::module_path!(), "::", ::core::stringify!(#ident), #generic_mark,
                     "@", ::core::line!(), ":", ::core::column!()
                 );
-            #[doc(hidden)]
-            const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
-                #number_cell
-                #vtable
-                #behaviour
-                #receiver
-                #requirements
-                #transient
-                #number
-                #ops
-            };
+            #number
+            #ops
+            #vtable
         }
         #declarations
         #submit
