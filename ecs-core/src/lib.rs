@@ -233,7 +233,7 @@ pub mod prelude {
 /// Paths the derive's generated code uses. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::component::ops::{ComponentOps, Found, Missing, Probe};
+    pub use crate::component::ops::{ComponentOps, Found, Missing, Probe, ProbeFallback};
     pub use crate::component::registry::TypeNumberCell;
     pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
     pub use crate::data::catalog::Registration;

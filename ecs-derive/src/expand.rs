@@ -282,7 +282,6 @@ fn impl_block(
     // instantiation, so only non-generic types cache their number.
     let number = generics.is_empty.then(|| {
         quote! {
-            #[doc(hidden)]
             const __NUMBER: ::core::option::Option<&'static ::ecs_core::__private::TypeNumberCell> = {
                 static NUMBER: ::ecs_core::__private::TypeNumberCell =
                     ::ecs_core::__private::TypeNumberCell::new();
@@ -327,15 +326,16 @@ fn impl_block(
         .is_some()
         .then(|| quote!(.transient(true)));
     // Capabilities found by method lookup: `probe.__ecs_default()` is
-    // `Probe`'s own method when `Self: Default`, else `Fallback`'s, reached
-    // through `Deref`. Inside a generic impl only the declared bounds count.
+    // `Probe`'s own method when `Self: Default`, else `ProbeFallback`'s.
+    // Inside a generic impl only the declared bounds count.
     // The answers are types, read by a constant from a closure that is never
     // called, so no code is generated per probe.
     let ops = capabilities.then(|| {
         quote! {
-            #[doc(hidden)]
             const __OPS: &'static ::ecs_core::__private::ComponentOps =
                 ::ecs_core::__private::ComponentOps::probed(|| {
+                    #[allow(unused_imports)]
+                    use ::ecs_core::__private::ProbeFallback as _;
                     let probe = ::ecs_core::__private::Probe::<Self>::new();
                     (
                         probe.__ecs_default(),
@@ -377,7 +377,6 @@ fn impl_block(
         impl #impl_generics ::ecs_core::Component for #ident #ty_generics #where_clause {
             const NAME: &'static ::core::primitive::str = #name;
             const MULTIPLE: ::core::primitive::bool = #multiple;
-            #[doc(hidden)]
             const __PATH: &'static ::core::primitive::str =
                 ::core::concat!(
                     ::core::module_path!(), "::", ::core::stringify!(#ident), #generic_mark,
