@@ -1,5 +1,5 @@
 //! What a component type can do beyond being stored (be defaulted, cloned,
-//! serialized, deserialized), found by the derive through autoderef
+//! serialized, deserialized), found by the derive through method-lookup
 //! specialization so no extra attribute is needed, and kept as plain
 //! function pointers for code that only has a type's name.
 
