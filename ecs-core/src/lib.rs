@@ -72,7 +72,7 @@
 //! | `#[component(transient)]` | left out of [`World::save_json`] on purpose |
 //!
 //! `Clone`, `Default`, `Debug`, `serde::Serialize` and `serde::Deserialize`
-//! are detected by the derive (autoderef specialization) with no attribute:
+//! are detected by the derive (method-lookup specialization) with no attribute:
 //! they enable [`World::clone_entity`], [`EntityMut::add_by_name`], the
 //! inspector and `Debug` output, saving, and blueprints. For a generic
 //! component only the bounds on its declaration count.
@@ -233,7 +233,7 @@ pub mod prelude {
 /// Paths the derive's generated code uses. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::component::ops::{ComponentOps, Found, Missing, Probe};
+    pub use crate::component::ops::{ComponentOps, Found, Missing, Probe, ProbeFallback};
     pub use crate::component::registry::TypeNumberCell;
     pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
     pub use crate::data::catalog::Registration;

@@ -257,6 +257,7 @@ fn impl_block(
     } = generics;
     // A generic type's instantiations share one path; the mark says so.
     let generic_mark = if generics.is_empty { "" } else { "<>" };
+    let has_parent = parent.is_some();
     let (vtable, parent_requirements) = match parent {
         Some(p) => (p.vtable, p.requirements),
         None => (
@@ -279,17 +280,15 @@ fn impl_block(
     });
     // A `static` inside a generic impl would be shared by every
     // instantiation, so only non-generic types cache their number.
-    let (number_cell, number) = if generics.is_empty {
-        (
-            quote! {
+    let number = generics.is_empty.then(|| {
+        quote! {
+            const __NUMBER: ::core::option::Option<&'static ::ecs_core::__private::TypeNumberCell> = {
                 static NUMBER: ::ecs_core::__private::TypeNumberCell =
                     ::ecs_core::__private::TypeNumberCell::new();
-            },
-            Some(quote!(.number(&NUMBER))),
-        )
-    } else {
-        (TokenStream::new(), None)
-    };
+                ::core::option::Option::Some(&NUMBER)
+            };
+        }
+    });
     // The dispatch table: one `TypeId` comparison per declared message type,
     // each spanned on the type so a missing `impl Receive<M>` points at it.
     let receivers = input.attrs.receives.iter().map(|ty| {
@@ -327,22 +326,45 @@ fn impl_block(
         .is_some()
         .then(|| quote!(.transient(true)));
     // Capabilities found by method lookup: `probe.__ecs_default()` is
-    // `Probe`'s own method when `Self: Default`, else `Fallback`'s, reached
-    // through `Deref`. Inside a generic impl only the declared bounds count.
+    // `Probe`'s own method when `Self: Default`, else `ProbeFallback`'s.
+    // Inside a generic impl only the declared bounds count.
     // The answers are types, read by a constant from a closure that is never
     // called, so no code is generated per probe.
-    let ops = quote! {
-        .ops(::ecs_core::__private::ComponentOps::probed(&|| {
-            let probe = ::ecs_core::__private::Probe::<Self>::new();
-            (
-                probe.__ecs_default(),
-                probe.__ecs_clone(),
-                probe.__ecs_serialize(),
-                probe.__ecs_deserialize(),
-                probe.__ecs_debug(),
-            )
-        }))
-    };
+    let ops = capabilities.then(|| {
+        quote! {
+            const __OPS: &'static ::ecs_core::__private::ComponentOps =
+                ::ecs_core::__private::ComponentOps::probed(|| {
+                    #[allow(unused_imports)]
+                    use ::ecs_core::__private::ProbeFallback as _;
+                    let probe = ::ecs_core::__private::Probe::<Self>::new();
+                    (
+                        probe.__ecs_default(),
+                        probe.__ecs_clone(),
+                        probe.__ecs_serialize(),
+                        probe.__ecs_deserialize(),
+                        probe.__ecs_debug(),
+                    )
+                });
+        }
+    });
+    // A plain type keeps the trait's table, built by generic code in
+    // ecs-core: no body per type to check, and evaluated only where read.
+    let own_table = has_parent
+        || behaviour.is_some()
+        || receiver.is_some()
+        || requirements.is_some()
+        || transient.is_some();
+    let vtable = own_table.then(|| {
+        quote! {
+            const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
+                #vtable
+                #behaviour
+                #receiver
+                #requirements
+                #transient
+            };
+        }
+    });
     // Found by name at run time without a registration call; a `static`
     // cannot depend on generic parameters, so generic types are by-type only.
     let submit = generics.is_empty.then(|| {
@@ -355,23 +377,14 @@ fn impl_block(
         impl #impl_generics ::ecs_core::Component for #ident #ty_generics #where_clause {
             const NAME: &'static ::core::primitive::str = #name;
             const MULTIPLE: ::core::primitive::bool = #multiple;
-            #[doc(hidden)]
             const __PATH: &'static ::core::primitive::str =
                 ::core::concat!(
                     ::core::module_path!(), "::", ::core::stringify!(#ident), #generic_mark,
                     "@", ::core::line!(), ":", ::core::column!()
                 );
-            #[doc(hidden)]
-            const __VTABLE: &'static ::ecs_core::__private::ComponentVTable = &{
-                #number_cell
-                #vtable
-                #behaviour
-                #receiver
-                #requirements
-                #transient
-                #number
-                #ops
-            };
+            #number
+            #ops
+            #vtable
         }
         #declarations
         #submit

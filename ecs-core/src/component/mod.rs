@@ -97,8 +97,41 @@ pub trait Component: Send + Sync + 'static + Sized {
     const __PATH: &'static str;
 
     #[doc(hidden)]
-    /// Everything the runtime knows about the type, built by the derive.
-    const __VTABLE: &'static ComponentVTable;
+    /// The type's default / clone / serde / debug support, found by the
+    /// derive's probes ([`ComponentOps::probed`](ops::ComponentOps::probed)).
+    const __OPS: &'static ops::ComponentOps = &ops::ComponentOps::none();
+
+    #[doc(hidden)]
+    /// The cache of the type's process-wide number: a `static` the derive
+    /// gives every non-generic type (a `static` in a generic impl would be
+    /// shared by every instantiation).
+    const __NUMBER: Option<&'static registry::TypeNumberCell> = None;
+
+    #[doc(hidden)]
+    /// Everything the runtime knows about the type. A plain type keeps this
+    /// default, built by generic code here, so the derive emits no body per
+    /// type to type-check and const-check, and the table is evaluated only
+    /// where something reads it (the catalog entry, the type's first use);
+    /// the derive overrides it for a parent, a behaviour, receivers,
+    /// requirements or `transient`. One literal: each `const fn` call would
+    /// cost every type's evaluation about as much as a page of MIR.
+    const __VTABLE: &'static ComponentVTable = &ComponentVTable {
+        chain: KeyChain {
+            keys: &[ComponentKey {
+                id: TypeId::of::<Self>(),
+                name: Self::NAME,
+                path: Self::__PATH,
+            }],
+            multiple: &[Self::MULTIPLE],
+        },
+        erased: crate::storage::ErasedType::of::<Self>(),
+        behaviour: None,
+        receiver: vtable::no_receiver,
+        parent: None,
+        requirements: vtable::no_requirements,
+        ops: Self::__OPS,
+        transient: false,
+    };
 
     /// The key stack: this type's key first, then its parent's, up to the root.
     ///
@@ -139,7 +172,7 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// `static` (non-generic types).
     #[inline]
     fn __type_number() -> Option<u32> {
-        Self::__VTABLE.number.map(|cell| cell.get::<Self>())
+        Self::__NUMBER.map(|cell| cell.get::<Self>())
     }
 }
 
@@ -181,7 +214,6 @@ pub struct ComponentKey {
     id: TypeId,
     name: &'static str,
     path: &'static str,
-    generic: bool,
 }
 
 impl ComponentKey {
@@ -199,7 +231,6 @@ impl ComponentKey {
             id: TypeId::of::<T>(),
             name: T::NAME,
             path: T::__PATH,
-            generic: ends_with_generic_mark(T::__PATH),
         }
     }
 
@@ -219,15 +250,16 @@ impl ComponentKey {
         if !str_eq(self.path, other.path) {
             return Some(false);
         }
-        if self.generic || other.generic {
+        // Equal paths: both generic or neither.
+        if ends_with_generic_mark(self.path) {
             return None;
         }
         Some(true)
     }
 
     /// Whether the type is an instantiation of a generic type.
-    pub(crate) const fn is_generic(self) -> bool {
-        self.generic
+    pub(crate) fn is_generic(self) -> bool {
+        ends_with_generic_mark(self.path)
     }
 
     /// The component's stable name.

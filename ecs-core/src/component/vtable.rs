@@ -12,7 +12,6 @@
 use std::any::TypeId;
 
 use crate::component::ops::ComponentOps;
-use crate::component::registry::TypeNumberCell;
 use crate::component::KeyChain;
 use crate::runtime::behaviour::BehaviourFns;
 use crate::runtime::message::ReceiverFn;
@@ -37,30 +36,26 @@ pub struct ComponentVTable {
     /// Adds this type's required components, then its parent's.
     pub(crate) requirements: fn(&mut Requirements),
     /// Default, clone, serde and debug support, found by the derive.
-    pub(crate) ops: ComponentOps,
+    pub(crate) ops: &'static ComponentOps,
     pub(crate) transient: bool,
-    /// The cache of the type's process-wide number: a `static` of its own
-    /// for a non-generic type, none for a generic one (a `static` would be
-    /// shared by every instantiation).
-    pub(crate) number: Option<&'static TypeNumberCell>,
 }
 
-fn no_receiver(_: TypeId) -> Option<ReceiverFn> {
+pub(crate) fn no_receiver(_: TypeId) -> Option<ReceiverFn> {
     None
 }
 
-fn no_requirements(_: &mut Requirements) {}
+pub(crate) fn no_requirements(_: &mut Requirements) {}
 
 impl ComponentVTable {
     /// The table of a component without a parent.
     pub const fn root<T: Component>() -> Self {
-        Self::new(KeyChain::root::<T>(), ErasedType::of::<T>())
+        Self::new::<T>(KeyChain::root::<T>(), ErasedType::of::<T>())
     }
 
     /// The table of `T`, whose parent is `P`; `erased` is built by the
     /// derive from the parent field's offset.
     pub const fn with_parent<T: Component, P: Component>(erased: ErasedType) -> Self {
-        let mut table = Self::new(KeyChain::with_parent::<T, P>(), erased);
+        let mut table = Self::new::<T>(KeyChain::with_parent::<T, P>(), erased);
         // Behaviour is inherited, as a virtual method is: the derived type
         // runs its parent's on the part it embeds until it declares its own.
         table.behaviour = match P::__VTABLE.behaviour {
@@ -71,7 +66,7 @@ impl ComponentVTable {
         table
     }
 
-    const fn new(chain: KeyChain, erased: ErasedType) -> Self {
+    const fn new<T: Component>(chain: KeyChain, erased: ErasedType) -> Self {
         ComponentVTable {
             chain,
             erased,
@@ -79,9 +74,8 @@ impl ComponentVTable {
             receiver: no_receiver,
             parent: None,
             requirements: no_requirements,
-            ops: ComponentOps::none(),
+            ops: T::__OPS,
             transient: false,
-            number: None,
         }
     }
 
@@ -131,21 +125,9 @@ impl ComponentVTable {
         self
     }
 
-    /// Sets the capabilities (see [`ComponentOps::probed`]).
-    pub const fn ops(mut self, ops: ComponentOps) -> Self {
-        self.ops = ops;
-        self
-    }
-
     /// Marks the type as never saved.
     pub const fn transient(mut self, transient: bool) -> Self {
         self.transient = transient;
-        self
-    }
-
-    /// Sets the cache of the type's number.
-    pub const fn number(mut self, cell: &'static TypeNumberCell) -> Self {
-        self.number = Some(cell);
         self
     }
 

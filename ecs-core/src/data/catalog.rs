@@ -166,7 +166,7 @@ impl ComponentType {
 
     /// The type's capabilities.
     pub(crate) fn ops(&self) -> &'static crate::component::ops::ComponentOps {
-        &self.entry.vtable.ops
+        self.entry.vtable.ops
     }
 }
 

@@ -60,7 +60,7 @@ impl TypeInfo {
 
     /// Default / clone / serde / debug support.
     pub fn ops(&self) -> Option<&'static ComponentOps> {
-        self.vtable.map(|v| &v.ops)
+        self.vtable.map(|v| v.ops)
     }
 
     /// Whether the type has lifecycle hooks (it is a behaviour).

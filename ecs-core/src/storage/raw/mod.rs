@@ -88,12 +88,13 @@ impl ErasedType {
     /// A type with no parent: itself at offset 0. `Send + Sync` because the
     /// arrays built from it are shared between threads.
     pub const fn of<T: Send + Sync + 'static>() -> Self {
+        let id = TypeId::of::<T>();
         let mut ids = [UNUSED; MAX_DEPTH];
-        ids[0] = TypeId::of::<T>();
+        ids[0] = id;
         ErasedType {
             ids,
             offsets: [0; MAX_DEPTH],
-            claimed: [TypeId::of::<T>(); MAX_DEPTH],
+            claimed: [id; MAX_DEPTH],
             len: 1,
             layout: Layout::new::<T>(),
             drop: if std::mem::needs_drop::<T>() {
