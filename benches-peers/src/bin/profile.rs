@@ -9,7 +9,8 @@
 //! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
 //! base_term, exact_term, get_all, update, broadcast, simple_insert,
 //! simple_iter, query_iter, join5, frag_iter, add_remove, load_json,
-//! load_binary, save_json, save_binary. The second
+//! load_binary, save_json, save_binary, rmp_load, serde_load_json, build,
+//! blueprint, blueprint_serde. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -307,6 +308,56 @@ fn main() {
                 start.elapsed().as_secs_f64() * 1e3 / reps as f64
             );
             drop(kept);
+        }
+        "rmp_load" | "serde_load_json" => {
+            // The loads' baselines: serde alone reading the same values.
+            use benches_peers::save_load::{rows, Row};
+            let rows = rows(N_ENTITIES);
+            let binary = scenario == "rmp_load";
+            let saved = if binary {
+                rmp_serde::to_vec(&rows).unwrap()
+            } else {
+                serde_json::to_vec(&rows).unwrap()
+            };
+            let mut kept = Vec::with_capacity(reps);
+            for _ in 0..reps {
+                let read: Vec<Row> = if binary {
+                    rmp_serde::from_slice(black_box(&saved)).unwrap()
+                } else {
+                    serde_json::from_slice(black_box(&saved)).unwrap()
+                };
+                kept.push(black_box(read));
+            }
+            drop(kept);
+        }
+        "blueprint" => {
+            let blueprint = ecs_core::Blueprint::from_json(HAZMAT_BLUEPRINT).unwrap();
+            let mut kept = Vec::with_capacity(reps);
+            for _ in 0..reps {
+                let mut w = World::new();
+                w.spawn_blueprints(black_box(&blueprint), N_ENTITIES)
+                    .unwrap();
+                kept.push(w);
+            }
+            drop(kept);
+        }
+        "blueprint_serde" => {
+            // The blueprint bench's baseline: serde alone, from the parsed
+            // JSON.
+            let value: serde_json::Value = serde_json::from_str(HAZMAT_BLUEPRINT).unwrap();
+            let (transform, model) = (
+                &value["components"][0]["data"],
+                &value["components"][1]["data"],
+            );
+            for _ in 0..reps {
+                let mut out = Vec::with_capacity(N_ENTITIES);
+                for _ in 0..N_ENTITIES {
+                    let t: BpTransform = serde::Deserialize::deserialize(transform).unwrap();
+                    let m: BpModel = serde::Deserialize::deserialize(model).unwrap();
+                    out.push((t, m));
+                }
+                black_box(out);
+            }
         }
         other => panic!("unknown scenario {other}"),
     }

@@ -168,6 +168,17 @@ impl Names {
         }
     }
 
+    /// Makes room for naming every slot below `top_slot`, `counts[id]` of
+    /// them with name `id`, so that naming a loaded world grows nothing.
+    pub fn reserve_all(&mut self, counts: &[usize], top_slot: usize) {
+        for (slots, &count) in self.names.iter_mut().zip(counts) {
+            slots.entries.reserve(count);
+        }
+        if self.by_slot.len() < top_slot {
+            self.by_slot.resize(top_slot, None);
+        }
+    }
+
     /// Names the unnamed slot `index` with the interned name `id`.
     pub fn give(&mut self, index: EntityIndex, id: u32) {
         let slot = index.index();

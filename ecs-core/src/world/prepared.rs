@@ -181,6 +181,17 @@ impl World {
             self.hierarchy_mut()
                 .link_fresh(created[parent].index, &linked, slots);
         }
+        // Room for every name at once: thousands of entities share a few
+        // names, and growing each list entity by entity dominated naming.
+        let mut counts = vec![0; self.names().interned()];
+        let mut named = false;
+        for name in entities.iter().filter_map(|e| e.name) {
+            counts[name as usize] += 1;
+            named = true;
+        }
+        if named {
+            self.names_mut().reserve_all(&counts, created.len());
+        }
         let give = |world: &mut World, at: usize| {
             if let Some(name) = entities[at].name {
                 world.names_mut().give(created[at].index, name);

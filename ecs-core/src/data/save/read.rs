@@ -160,13 +160,21 @@ impl File {
         let mut parent_of: Vec<Option<u32>> = vec![None; n];
         for (i, children) in self.children.iter().enumerate() {
             for (k, &c) in children.iter().enumerate() {
-                let here = format!("entities[{i}].children[{k}]");
+                // The path is built only for an error: a load checks every
+                // child of every entity.
+                let here = || format!("entities[{i}].children[{k}]");
                 let cu = c as usize;
                 if cu >= n || cu == i {
-                    return Err(bad(here, "expected the id of another entity in this file"));
+                    return Err(bad(
+                        here(),
+                        "expected the id of another entity in this file",
+                    ));
                 }
                 if parent_of[cu].replace(i as u32).is_some() {
-                    return Err(bad(here, format!("entity {c} is listed as a child twice")));
+                    return Err(bad(
+                        here(),
+                        format!("entity {c} is listed as a child twice"),
+                    ));
                 }
             }
         }
