@@ -237,13 +237,11 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     } else {
         0
     };
-    for _ in 0..count {
-        let value = deserialize_value::<T>(data)?;
-        let storage = world.storage_mut();
-        let serial = storage.take_serial(ty);
-        storage.push_meta(Place { ty, seg }, serial | flag, value);
-    }
-    Ok(())
+    world
+        .storage_mut()
+        .push_run(Place { ty, seg }, count, flag, || {
+            deserialize_value::<T>(data)
+        })
 }
 
 /// Asks "does `T` implement ...?" in generated code: `probe.__ecs_default()`

@@ -194,6 +194,29 @@ impl Names {
         self.by_slot[slot] = Some((id, order));
     }
 
+    /// [`Names::give`] for many unnamed slots at once, in order.
+    pub fn give_all(&mut self, ids: &[EntityId], id: u32) {
+        if let Some(top) = ids.iter().map(|e| e.index.index()).max() {
+            if self.by_slot.len() <= top {
+                self.by_slot.resize(top + 1, None);
+            }
+        }
+        let slots = &mut self.names[id as usize];
+        slots.entries.reserve(ids.len());
+        for e in ids {
+            let slot = e.index.index();
+            debug_assert!(
+                self.by_slot[slot].is_none(),
+                "give_all is for unnamed slots"
+            );
+            let order = self.next;
+            self.next += 1;
+            slots.entries.push((order, e.index));
+            self.by_slot[slot] = Some((id, order));
+        }
+        slots.live += ids.len();
+    }
+
     fn slots(&self, name: &str) -> impl Iterator<Item = EntityIndex> + '_ {
         self.index
             .get(name)
