@@ -94,7 +94,10 @@ pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error
     world.reserve_entities(n.min(r.rest.len()));
     // Each entity takes at least a byte: a length past the input is a lie.
     file.entities.reserve(n.min(bytes.len()));
+    file.children.reserve(n.min(bytes.len()));
     let mut layout = Layout::default();
+    let mut rows = Rows::default();
+    let entities_at = r.rest.len();
     for i in 0..n {
         let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
         if r.array("an entity").map_err(|m| bad(entity_path(i), m))? != 6 {
@@ -146,6 +149,8 @@ pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error
         // values are read, so each is read straight into its column.
         layout.read(&mut r, world, &mut file, &types, i)?;
         entity.table = layout.table;
+        let read = entities_at - r.rest.len();
+        rows.count(world, entity.table, i, n, read, r.rest.len());
         entity.len = layout.columns.len();
         let k = entity.len;
         if r.array("the component data").map_err(|m| at("data", m))? != k {
@@ -247,5 +252,47 @@ impl<'a> Layout<'a> {
         self.disabled = disabled;
         self.bytes = &start[..start.len() - r.rest.len()];
         Ok(())
+    }
+}
+
+/// Rows read so far per table (by table index), for making room ahead.
+#[derive(Default)]
+struct Rows(Vec<usize>);
+
+impl Rows {
+    /// Counts entity `i` of the `n` the file lists into `table`, `read`
+    /// bytes into the entities with `left` to go. At 8, 16, 32, ... rows
+    /// it makes room for the table's share of the entities left, so that a
+    /// column grows once or twice instead of doubling its way up (copying
+    /// itself each time). The room is also bounded by what the bytes left
+    /// can hold at the size read so far (plus an eighth, so an honest
+    /// file's last rows fit), so a file lying about its length gets no more
+    /// than it could fill.
+    fn count(
+        &mut self,
+        world: &mut World,
+        table: TableId,
+        i: usize,
+        n: usize,
+        read: usize,
+        left: usize,
+    ) {
+        let t = table.index();
+        if self.0.len() <= t {
+            self.0.resize(t + 1, 0);
+        }
+        self.0[t] += 1;
+        let rows = self.0[t];
+        if rows < 8 || !rows.is_power_of_two() {
+            return;
+        }
+        // `rows * of / per` without overflow.
+        let share = |of: usize, per: usize| {
+            usize::try_from(rows as u128 * of as u128 / per.max(1) as u128).unwrap_or(usize::MAX)
+        };
+        let by_count = share(n - i - 1, i + 1);
+        let by_bytes = share(left, read);
+        let room = by_count.min(by_bytes.saturating_add(by_bytes / 8));
+        world.reserve_table(table, room);
     }
 }
