@@ -10,7 +10,8 @@
 //! base_term, exact_term, get_all, update, broadcast, simple_insert,
 //! simple_iter, query_iter, join5, frag_iter, add_remove, load_json,
 //! load_binary, save_json, save_binary, rmp_load, serde_load_json, build,
-//! blueprint, blueprint_serde. The second
+//! blueprint, blueprint_serde, and the wall-clock pair time_load_binary and
+//! time_rmp_load (`BATCH=n`: loads kept per timed batch). The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -358,6 +359,40 @@ fn main() {
                 }
                 black_box(out);
             }
+        }
+        "time_load_binary" | "time_rmp_load" => {
+            // Wall-clock per load on a busy machine: the fastest of `reps`
+            // batches of `BATCH` (default 8: kept until the batch ends, as criterion's
+            // `iter_with_large_drop` keeps them), per load.
+            use benches_peers::save_load::{rows, world, Row};
+            let ours = scenario == "time_load_binary";
+            let saved = if ours {
+                world(N_ENTITIES).save_binary().unwrap()
+            } else {
+                rmp_serde::to_vec(&rows(N_ENTITIES)).unwrap()
+            };
+            let batch: usize = std::env::var("BATCH").map_or(8, |b| b.parse().expect("batch"));
+            let mut best = f64::MAX;
+            for _ in 0..reps {
+                let start = std::time::Instant::now();
+                if ours {
+                    let kept: Vec<_> = (0..batch)
+                        .map(|_| World::load(black_box(&saved)).unwrap())
+                        .collect();
+                    best = best.min(start.elapsed().as_secs_f64());
+                    drop(black_box(kept));
+                } else {
+                    let kept: Vec<Vec<Row>> = (0..batch)
+                        .map(|_| rmp_serde::from_slice(black_box(&saved)).unwrap())
+                        .collect();
+                    best = best.min(start.elapsed().as_secs_f64());
+                    drop(black_box(kept));
+                }
+            }
+            eprintln!(
+                "{scenario}: best {:.3} ms per load",
+                best * 1e3 / batch as f64
+            );
         }
         other => panic!("unknown scenario {other}"),
     }

@@ -183,11 +183,21 @@ impl World {
         }
         // Room for every name at once: thousands of entities share a few
         // names, and growing each list entity by entity dominated naming.
+        // Hooks and requirements belong to types, so each table is asked
+        // once rather than each entity's every component. One pass for both.
         let mut counts = vec![0; self.names().interned()];
         let mut named = false;
-        for name in entities.iter().filter_map(|e| e.name) {
-            counts[name as usize] += 1;
-            named = true;
+        let mut seen = vec![false; self.storage().table_slots()];
+        let mut plain = true;
+        for e in entities {
+            if let Some(name) = e.name {
+                counts[name as usize] += 1;
+                named = true;
+            }
+            if !std::mem::replace(&mut seen[e.table.index()], true) {
+                let layout = self.storage().table(e.table).layout();
+                plain &= layout.iter().all(|place| self.is_plain_ty(place.ty));
+            }
         }
         if named {
             self.names_mut().reserve_all(&counts, created.len());
@@ -200,16 +210,6 @@ impl World {
         match name_order {
             Some(order) => order.into_iter().for_each(|at| give(self, at as usize)),
             None => (0..entities.len()).for_each(|at| give(self, at)),
-        }
-        // Hooks and requirements belong to types, so each table is asked
-        // once rather than each entity's every component.
-        let mut seen = vec![false; self.storage().table_slots()];
-        let mut plain = true;
-        for e in entities {
-            if !std::mem::replace(&mut seen[e.table.index()], true) {
-                let layout = self.storage().table(e.table).layout();
-                plain &= layout.iter().all(|place| self.is_plain_ty(place.ty));
-            }
         }
         if !plain {
             let in_tree_order: Vec<EntityId> =
