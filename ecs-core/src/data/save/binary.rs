@@ -293,6 +293,7 @@ impl Rows {
         let by_count = share(n - i - 1, i + 1);
         let by_bytes = share(left, read);
         let room = by_count.min(by_bytes.saturating_add(by_bytes / 8));
-        world.reserve_table(table, room);
+        // The entity counted is not in its table yet: its row comes on top.
+        world.reserve_table(table, room + 1);
     }
 }
