@@ -11,7 +11,8 @@
 //! simple_iter, query_iter, join5, frag_iter, add_remove, load_json,
 //! load_binary, save_json, save_binary, rmp_load, serde_load_json, build,
 //! blueprint, blueprint_serde, and the wall-clock pair time_load_binary and
-//! time_rmp_load (`BATCH=n`: loads kept per timed batch). The second
+//! time_rmp_load (`BATCH=n`: loads kept per timed batch), time_blueprint and
+//! time_blueprint_serde. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -393,6 +394,38 @@ fn main() {
                 "{scenario}: best {:.3} ms per load",
                 best * 1e3 / batch as f64
             );
+        }
+        "time_blueprint" | "time_blueprint_serde" => {
+            // Wall-clock per 10k-copy spawn, the fastest of `reps`, each
+            // world (or `Vec`) dropped after the clock stops.
+            let blueprint = ecs_core::Blueprint::from_json(HAZMAT_BLUEPRINT).unwrap();
+            let value: serde_json::Value = serde_json::from_str(HAZMAT_BLUEPRINT).unwrap();
+            let (transform, model) = (
+                &value["components"][0]["data"],
+                &value["components"][1]["data"],
+            );
+            let mut best = f64::MAX;
+            for _ in 0..reps {
+                if scenario == "time_blueprint" {
+                    let mut w = World::new();
+                    let start = std::time::Instant::now();
+                    w.spawn_blueprints(black_box(&blueprint), N_ENTITIES)
+                        .unwrap();
+                    best = best.min(start.elapsed().as_secs_f64());
+                    drop(black_box(w));
+                } else {
+                    let start = std::time::Instant::now();
+                    let mut out = Vec::with_capacity(N_ENTITIES);
+                    for _ in 0..N_ENTITIES {
+                        let t: BpTransform = serde::Deserialize::deserialize(transform).unwrap();
+                        let m: BpModel = serde::Deserialize::deserialize(model).unwrap();
+                        out.push((t, m));
+                    }
+                    drop(black_box(out));
+                    best = best.min(start.elapsed().as_secs_f64());
+                }
+            }
+            eprintln!("{scenario}: best {:.3} ms", best * 1e3);
         }
         other => panic!("unknown scenario {other}"),
     }

@@ -403,7 +403,7 @@ impl World {
                 Err(panic) => resume_unwind(panic),
             }
         }
-        let created: Vec<EntityId> = (0..count).map(|_| self.spawn_in(r.table)).collect();
+        let created = self.spawn_run_in(r.table, count);
         if let Some(name) = r.name_id {
             self.names_mut().give_all(&created, name);
         }
