@@ -651,6 +651,32 @@ fn binary_lengths_that_lie_are_refused_without_allocating_them() {
     assert!(World::load(&[0x97]).is_err());
 }
 
+#[test]
+fn a_lying_entity_count_after_real_entities_makes_no_room_for_them() {
+    // The reader makes room ahead for the entities left once a table has
+    // 8 and 16 rows; here the file claims 2^32 - 1 entities after its
+    // 16 real ones, and that room must stay within what its bytes hold.
+    let mut world = World::new();
+    for i in 0..16 {
+        world
+            .spawn_with((Transform {
+                x: i as f32,
+                y: 0.0,
+            },))
+            .unwrap();
+    }
+    let mut bytes = world.save_binary().unwrap();
+    assert_eq!(World::load_binary(&bytes).unwrap().len(), 16);
+    // No names (an empty array), then the entities: an array of 16.
+    let at = bytes
+        .windows(4)
+        .position(|w| w == [0x90, 0xdc, 0x00, 0x10])
+        .unwrap()
+        + 1;
+    bytes.splice(at..at + 3, [0xdd, 0xff, 0xff, 0xff, 0xff]);
+    assert!(World::load_binary(&bytes).is_err());
+}
+
 // ----------------------------------------------------------- variant chains
 
 #[derive(Debug, Clone)]

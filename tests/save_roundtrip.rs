@@ -514,3 +514,45 @@ fn older_and_newer_files() {
     let err = World::load_json(&v3).err().unwrap().to_string();
     assert!(err.starts_with("version: version 3 is newer"), "{err}");
 }
+
+/// A snapshot's neighbours often share a type list, which the binary
+/// reader then reuses; lists that differ only in one type, or only in
+/// which component is disabled, must still each get their own.
+#[test]
+fn neighbours_with_alike_type_lists_keep_their_own() {
+    let mut world = World::new();
+    let a = world
+        .spawn_with((Transform { x: 1.0, y: 0.0 }, Team::Red))
+        .unwrap();
+    let b = world
+        .spawn_with((Transform { x: 2.0, y: 0.0 }, Moving { speed: 3.0 }))
+        .unwrap();
+    let c = world
+        .spawn_with((Transform { x: 3.0, y: 0.0 }, Team::Red))
+        .unwrap();
+    world.entity_mut(c).unwrap().disable::<Team>();
+    let d = world
+        .spawn_with((Transform { x: 4.0, y: 0.0 }, Team::Blue { captain: true }))
+        .unwrap();
+    let saved = world.save_binary().unwrap();
+    let loaded = World::load(&saved).unwrap();
+    // Saved ids are positions in save order.
+    let saved_order = world.save_order();
+    let id = |e: EntityId| {
+        let saved = saved_order.iter().position(|&s| s == e).unwrap();
+        loaded.ids.get(saved as u32).unwrap()
+    };
+    let w = &loaded.world;
+    assert_eq!(w.entity(id(a)).unwrap().get::<Team>(), Some(&Team::Red));
+    assert_eq!(w.entity(id(b)).unwrap().get::<Team>(), None);
+    assert_eq!(
+        w.entity(id(b)).unwrap().get::<Moving>().map(|m| m.speed),
+        Some(3.0)
+    );
+    let third = w.entity(id(c)).unwrap();
+    assert!(third.get_filtered::<Team>(Filter::Disabled).is_some());
+    let fourth = w.entity(id(d)).unwrap();
+    assert!(fourth.get_filtered::<Team>(Filter::Enabled).is_some());
+    assert_eq!(fourth.get::<Transform>().map(|t| t.x), Some(4.0));
+    assert_eq!(w.save_binary().unwrap(), saved);
+}

@@ -9,7 +9,10 @@
 //! Scenarios: get, get_one, get_parent, get_exact, base_iter, exact_iter,
 //! base_term, exact_term, get_all, update, broadcast, simple_insert,
 //! simple_iter, query_iter, join5, frag_iter, add_remove, load_json,
-//! load_binary, save_json, save_binary. The second
+//! load_binary, save_json, save_binary, rmp_load, serde_load_json, build,
+//! blueprint, blueprint_serde, and the wall-clock pair time_load_binary and
+//! time_rmp_load (`BATCH=n`: loads kept per timed batch), time_blueprint and
+//! time_blueprint_serde. The second
 //! argument is the number of repetitions (default 200).
 
 use std::hint::black_box;
@@ -307,6 +310,122 @@ fn main() {
                 start.elapsed().as_secs_f64() * 1e3 / reps as f64
             );
             drop(kept);
+        }
+        "rmp_load" | "serde_load_json" => {
+            // The loads' baselines: serde alone reading the same values.
+            use benches_peers::save_load::{rows, Row};
+            let rows = rows(N_ENTITIES);
+            let binary = scenario == "rmp_load";
+            let saved = if binary {
+                rmp_serde::to_vec(&rows).unwrap()
+            } else {
+                serde_json::to_vec(&rows).unwrap()
+            };
+            let mut kept = Vec::with_capacity(reps);
+            for _ in 0..reps {
+                let read: Vec<Row> = if binary {
+                    rmp_serde::from_slice(black_box(&saved)).unwrap()
+                } else {
+                    serde_json::from_slice(black_box(&saved)).unwrap()
+                };
+                kept.push(black_box(read));
+            }
+            drop(kept);
+        }
+        "blueprint" => {
+            let blueprint = ecs_core::Blueprint::from_json(HAZMAT_BLUEPRINT).unwrap();
+            let mut kept = Vec::with_capacity(reps);
+            for _ in 0..reps {
+                let mut w = World::new();
+                w.spawn_blueprints(black_box(&blueprint), N_ENTITIES)
+                    .unwrap();
+                kept.push(w);
+            }
+            drop(kept);
+        }
+        "blueprint_serde" => {
+            // The blueprint bench's baseline: serde alone, from the parsed
+            // JSON.
+            let value: serde_json::Value = serde_json::from_str(HAZMAT_BLUEPRINT).unwrap();
+            let (transform, model) = (
+                &value["components"][0]["data"],
+                &value["components"][1]["data"],
+            );
+            for _ in 0..reps {
+                let mut out = Vec::with_capacity(N_ENTITIES);
+                for _ in 0..N_ENTITIES {
+                    let t: BpTransform = serde::Deserialize::deserialize(transform).unwrap();
+                    let m: BpModel = serde::Deserialize::deserialize(model).unwrap();
+                    out.push((t, m));
+                }
+                black_box(out);
+            }
+        }
+        "time_load_binary" | "time_rmp_load" => {
+            // Wall-clock per load on a busy machine: the fastest of `reps`
+            // batches of `BATCH` (default 8: kept until the batch ends, as criterion's
+            // `iter_with_large_drop` keeps them), per load.
+            use benches_peers::save_load::{rows, world, Row};
+            let ours = scenario == "time_load_binary";
+            let saved = if ours {
+                world(N_ENTITIES).save_binary().unwrap()
+            } else {
+                rmp_serde::to_vec(&rows(N_ENTITIES)).unwrap()
+            };
+            let batch: usize = std::env::var("BATCH").map_or(8, |b| b.parse().expect("batch"));
+            let mut best = f64::MAX;
+            for _ in 0..reps {
+                let start = std::time::Instant::now();
+                if ours {
+                    let kept: Vec<_> = (0..batch)
+                        .map(|_| World::load(black_box(&saved)).unwrap())
+                        .collect();
+                    best = best.min(start.elapsed().as_secs_f64());
+                    drop(black_box(kept));
+                } else {
+                    let kept: Vec<Vec<Row>> = (0..batch)
+                        .map(|_| rmp_serde::from_slice(black_box(&saved)).unwrap())
+                        .collect();
+                    best = best.min(start.elapsed().as_secs_f64());
+                    drop(black_box(kept));
+                }
+            }
+            eprintln!(
+                "{scenario}: best {:.3} ms per load",
+                best * 1e3 / batch as f64
+            );
+        }
+        "time_blueprint" | "time_blueprint_serde" => {
+            // Wall-clock per 10k-copy spawn, the fastest of `reps`, each
+            // world (or `Vec`) dropped after the clock stops.
+            let blueprint = ecs_core::Blueprint::from_json(HAZMAT_BLUEPRINT).unwrap();
+            let value: serde_json::Value = serde_json::from_str(HAZMAT_BLUEPRINT).unwrap();
+            let (transform, model) = (
+                &value["components"][0]["data"],
+                &value["components"][1]["data"],
+            );
+            let mut best = f64::MAX;
+            for _ in 0..reps {
+                if scenario == "time_blueprint" {
+                    let mut w = World::new();
+                    let start = std::time::Instant::now();
+                    w.spawn_blueprints(black_box(&blueprint), N_ENTITIES)
+                        .unwrap();
+                    best = best.min(start.elapsed().as_secs_f64());
+                    drop(black_box(w));
+                } else {
+                    let start = std::time::Instant::now();
+                    let mut out = Vec::with_capacity(N_ENTITIES);
+                    for _ in 0..N_ENTITIES {
+                        let t: BpTransform = serde::Deserialize::deserialize(transform).unwrap();
+                        let m: BpModel = serde::Deserialize::deserialize(model).unwrap();
+                        out.push((t, m));
+                    }
+                    drop(black_box(out));
+                    best = best.min(start.elapsed().as_secs_f64());
+                }
+            }
+            eprintln!("{scenario}: best {:.3} ms", best * 1e3);
         }
         other => panic!("unknown scenario {other}"),
     }

@@ -163,7 +163,7 @@ fn json_push<T: Component + DeserializeOwned>(
     let mut stream = serde_json::Deserializer::from_slice(input).into_iter::<T>();
     match stream.next() {
         Some(Ok(value)) => {
-            world.push_value(Place { ty, seg }, value);
+            world.storage_mut().push_value(Place { ty, seg }, value);
             Ok(stream.byte_offset())
         }
         Some(Err(error)) => Err(error),
@@ -184,7 +184,7 @@ fn binary_push<T: Component + DeserializeOwned>(
     input: &[u8],
 ) -> Result<(), rmp_serde::decode::Error> {
     let value = rmp_serde::from_slice::<T>(input)?;
-    world.push_value(Place { ty, seg }, value);
+    world.storage_mut().push_value(Place { ty, seg }, value);
     Ok(())
 }
 
@@ -218,7 +218,7 @@ fn deserialize_push<T: Component + DeserializeOwned>(
     data: &serde_json::Value,
 ) -> Result<(), DataErrorParts> {
     let value = deserialize_value::<T>(data)?;
-    world.push_value(Place { ty, seg }, value);
+    world.storage_mut().push_value(Place { ty, seg }, value);
     Ok(())
 }
 
@@ -237,13 +237,11 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     } else {
         0
     };
-    for _ in 0..count {
-        let value = deserialize_value::<T>(data)?;
-        let storage = world.storage_mut();
-        let serial = storage.take_serial(ty);
-        storage.push_meta(Place { ty, seg }, serial | flag, value);
-    }
-    Ok(())
+    world
+        .storage_mut()
+        .push_run(Place { ty, seg }, count, flag, || {
+            deserialize_value::<T>(data)
+        })
 }
 
 /// Asks "does `T` implement ...?" in generated code: `probe.__ecs_default()`

@@ -403,13 +403,9 @@ impl World {
                 Err(panic) => resume_unwind(panic),
             }
         }
-        let mut created = Vec::with_capacity(count);
-        for _ in 0..count {
-            let id = self.spawn_in(r.table);
-            if let Some(name) = r.name_id {
-                self.names_mut().give(id.index, name);
-            }
-            created.push(id);
+        let created = self.spawn_run_in(r.table, count);
+        if let Some(name) = r.name_id {
+            self.names_mut().give_all(&created, name);
         }
         Ok(created)
     }

@@ -819,8 +819,22 @@ pub(crate) mod mp {
             Err(format!("expected {what} at byte {}", self.offset()))
         }
 
+        /// Runs one of `rmp`'s readers on the rest: through its slice
+        /// reader, which does without `std::io`'s error machinery (a load
+        /// reads several headers per entity).
+        #[inline]
+        fn read<T, E>(
+            &mut self,
+            f: impl FnOnce(&mut rmp::decode::Bytes<'a>) -> Result<T, E>,
+        ) -> Result<T, E> {
+            let mut bytes = rmp::decode::Bytes::new(self.rest);
+            let read = f(&mut bytes);
+            self.rest = bytes.remaining_slice();
+            read
+        }
+
         pub fn array(&mut self, what: &str) -> Result<usize, String> {
-            match rmp::decode::read_array_len(&mut self.rest) {
+            match self.read(rmp::decode::read_array_len) {
                 Ok(n) => Ok(n as usize),
                 Err(_) => self.fail(what),
             }
@@ -828,7 +842,7 @@ pub(crate) mod mp {
 
         pub fn string(&mut self, what: &str) -> Result<&'a str, String> {
             let at = self.offset();
-            let len = match rmp::decode::read_str_len(&mut self.rest) {
+            let len = match self.read(rmp::decode::read_str_len) {
                 Ok(n) => n as usize,
                 Err(_) => return self.fail(what),
             };
@@ -841,7 +855,7 @@ pub(crate) mod mp {
         }
 
         pub fn uint(&mut self, what: &str) -> Result<u64, String> {
-            match rmp::decode::read_int::<u64, _>(&mut self.rest) {
+            match self.read(rmp::decode::read_int::<u64, _>) {
                 Ok(n) => Ok(n),
                 Err(_) => self.fail(what),
             }
@@ -860,7 +874,7 @@ pub(crate) mod mp {
         /// The bytes of a `bin`.
         pub fn bin(&mut self, what: &str) -> Result<&'a [u8], String> {
             let at = self.offset();
-            let len = match rmp::decode::read_bin_len(&mut self.rest) {
+            let len = match self.read(rmp::decode::read_bin_len) {
                 Ok(n) => n as usize,
                 Err(_) => return self.fail(what),
             };

@@ -168,6 +168,17 @@ impl Names {
         }
     }
 
+    /// Makes room for naming every slot below `top_slot`, `counts[id]` of
+    /// them with name `id`, so that naming a loaded world grows nothing.
+    pub fn reserve_all(&mut self, counts: &[usize], top_slot: usize) {
+        for (slots, &count) in self.names.iter_mut().zip(counts) {
+            slots.entries.reserve(count);
+        }
+        if self.by_slot.len() < top_slot {
+            self.by_slot.resize(top_slot, None);
+        }
+    }
+
     /// Names the unnamed slot `index` with the interned name `id`.
     pub fn give(&mut self, index: EntityIndex, id: u32) {
         let slot = index.index();
@@ -181,6 +192,29 @@ impl Names {
             self.by_slot.resize(slot + 1, None);
         }
         self.by_slot[slot] = Some((id, order));
+    }
+
+    /// [`Names::give`] for many unnamed slots at once, in order.
+    pub fn give_all(&mut self, ids: &[EntityId], id: u32) {
+        if let Some(top) = ids.iter().map(|e| e.index.index()).max() {
+            if self.by_slot.len() <= top {
+                self.by_slot.resize(top + 1, None);
+            }
+        }
+        let slots = &mut self.names[id as usize];
+        slots.entries.reserve(ids.len());
+        for e in ids {
+            let slot = e.index.index();
+            debug_assert!(
+                self.by_slot[slot].is_none(),
+                "give_all is for unnamed slots"
+            );
+            let order = self.next;
+            self.next += 1;
+            slots.entries.push((order, e.index));
+            self.by_slot[slot] = Some((id, order));
+        }
+        slots.live += ids.len();
     }
 
     fn slots(&self, name: &str) -> impl Iterator<Item = EntityIndex> + '_ {

@@ -99,12 +99,6 @@ impl Storage {
         self.columns.get(ty.index())?.as_ref().filter(|c| !c.lent)
     }
 
-    /// The serial for a new component of exactly type `ty`.
-    #[inline]
-    pub fn take_serial(&mut self, ty: TypeIdx) -> u32 {
-        self.types.take_serial(ty)
-    }
-
     /// The tables, with every segment borrowed mutably (in index order),
     /// for loops that hand out values of many segments at once.
     pub fn tables_and_segments_mut(&mut self) -> (&[Table], &mut [Segment]) {
@@ -167,6 +161,32 @@ impl Storage {
     pub fn push_meta<C: Component>(&mut self, place: Place, meta: u32, value: C) -> RowId {
         self.assert_present(place.ty);
         self.segments[place.seg.index()].push(meta, value)
+    }
+
+    /// Pushes `count` values made by `next` onto segment `place`, each with
+    /// a fresh serial and the meta bits `flags`: [`Storage::push_value`]
+    /// with its look-ups made once for the run (a blueprint spawned many
+    /// times). Stops at the first error; the values pushed before it stay
+    /// for the caller to take back.
+    pub fn push_run<C: Component, E>(
+        &mut self,
+        place: Place,
+        count: usize,
+        flags: u32,
+        mut next: impl FnMut() -> Result<C, E>,
+    ) -> Result<(), E> {
+        self.assert_present(place.ty);
+        let Storage {
+            types, segments, ..
+        } = self;
+        let segment = &mut segments[place.seg.index()];
+        segment.reserve(count);
+        for _ in 0..count {
+            let value = next()?;
+            let serial = types.take_serial(place.ty);
+            segment.push(serial | flags, value);
+        }
+        Ok(())
     }
 
     /// [`Storage::push_value`] for a boxed value of the place's type.

@@ -120,6 +120,14 @@ impl World {
         self.entities.id_at(index)
     }
 
+    /// [`World::spawn_in`] for `count` entities, their ids in order.
+    pub(crate) fn spawn_run_in(&mut self, table: TableId, count: usize) -> Vec<crate::EntityId> {
+        let mut ids = Vec::new();
+        self.storage
+            .enter_table_run(&mut self.entities, table, count, &mut ids);
+        ids
+    }
+
     /// See [`Storage::relocate`].
     #[inline]
     pub(crate) fn relocate(&mut self, index: EntityIndex, to: TableId, skip: Option<usize>) {

@@ -181,6 +181,27 @@ impl World {
             self.hierarchy_mut()
                 .link_fresh(created[parent].index, &linked, slots);
         }
+        // Room for every name at once: thousands of entities share a few
+        // names, and growing each list entity by entity dominated naming.
+        // Hooks and requirements belong to types, so each table is asked
+        // once rather than each entity's every component. One pass for both.
+        let mut counts = vec![0; self.names().interned()];
+        let mut named = false;
+        let mut seen = vec![false; self.storage().table_slots()];
+        let mut plain = true;
+        for e in entities {
+            if let Some(name) = e.name {
+                counts[name as usize] += 1;
+                named = true;
+            }
+            if !std::mem::replace(&mut seen[e.table.index()], true) {
+                let layout = self.storage().table(e.table).layout();
+                plain &= layout.iter().all(|place| self.is_plain_ty(place.ty));
+            }
+        }
+        if named {
+            self.names_mut().reserve_all(&counts, created.len());
+        }
         let give = |world: &mut World, at: usize| {
             if let Some(name) = entities[at].name {
                 world.names_mut().give(created[at].index, name);
@@ -190,20 +211,12 @@ impl World {
             Some(order) => order.into_iter().for_each(|at| give(self, at as usize)),
             None => (0..entities.len()).for_each(|at| give(self, at)),
         }
-        if tree_order
-            .iter()
-            .any(|&i| !self.comps_plain(created[i as usize].index))
-        {
+        if !plain {
             let in_tree_order: Vec<EntityId> =
                 tree_order.iter().map(|&i| created[i as usize]).collect();
             self.fire_spawn_hooks(&in_tree_order);
         }
         created
-    }
-
-    /// Whether none of the entity's components has hooks or requirements.
-    fn comps_plain(&self, index: EntityIndex) -> bool {
-        self.comps(index).all(|c| self.is_plain_ty(c.ty))
     }
 
     /// Removes entities made by a failed spawn, newest first, without hooks

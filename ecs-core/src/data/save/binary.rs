@@ -1,6 +1,9 @@
 //! Reading a binary snapshot.
 
+use crate::component::ops::BinaryPushFn;
 use crate::data::format::mp;
+use crate::entity::TableId;
+use crate::storage::table::Place;
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::{Error, DEFAULT_LAYERS};
@@ -89,9 +92,12 @@ pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error
     }
     let n = r.array("the entities").map_err(|m| bad("entities", m))?;
     world.reserve_entities(n.min(r.rest.len()));
-    let mut fns = Vec::new();
     // Each entity takes at least a byte: a length past the input is a lie.
     file.entities.reserve(n.min(bytes.len()));
+    file.children.reserve(n.min(bytes.len()));
+    let mut layout = Layout::default();
+    let mut rows = Rows::default();
+    let entities_at = r.rest.len();
     for i in 0..n {
         let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
         if r.array("an entity").map_err(|m| bad(entity_path(i), m))? != 6 {
@@ -141,9 +147,75 @@ pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error
         }
         // Types first, then data: the entity's table is known before its
         // values are read, so each is read straight into its column.
+        layout.read(&mut r, world, &mut file, &types, i)?;
+        entity.table = layout.table;
+        let read = entities_at - r.rest.len();
+        rows.count(world, entity.table, i, n, read, r.rest.len());
+        entity.len = layout.columns.len();
+        let k = entity.len;
+        if r.array("the component data").map_err(|m| at("data", m))? != k {
+            return Err(at("data", format!("expected {k} values, one per type")));
+        }
+        let index = world.spawn_loaded_entity(&entity);
+        debug_assert_eq!(index.index(), i);
+        for (c, &(push, place)) in layout.columns.iter().enumerate() {
+            let here = || format!("entities[{i}].data[{c}]");
+            let data = r.bin("the component's data").map_err(|m| bad(here(), m))?;
+            let before = current_max();
+            push(world, place.ty, place.seg, data).map_err(|e| bad(here(), e.to_string()))?;
+            file.note_refs(before, RefAt::Data(i, c));
+            if layout.disabled & (1 << c) != 0 {
+                world.disable_raw(index, c);
+            }
+        }
+        file.entities.push(entity);
+        file.children.push(children);
+    }
+    if !r.rest.is_empty() {
+        return Err(bad(
+            "(root)",
+            format!("{} bytes after the saved world", r.rest.len()),
+        ));
+    }
+    Ok(file)
+}
+
+/// The component types of the entity being read, resolved: its table, and
+/// the reader and place of each value in table order.
+#[derive(Default)]
+struct Layout<'a> {
+    /// The encoded type list it was read from: neighbours in a snapshot
+    /// mostly share one, and the same bytes always read the same way
+    /// (MessagePack is self-delimiting), so they are compared, not read.
+    bytes: &'a [u8],
+    table: TableId,
+    columns: Vec<(BinaryPushFn, Place)>,
+    /// Bit `c`: the `c`th component is disabled.
+    disabled: u64,
+}
+
+impl<'a> Layout<'a> {
+    /// Reads entity `i`'s type list, checks it and finds its table.
+    fn read(
+        &mut self,
+        r: &mut mp::In<'a>,
+        world: &mut World,
+        file: &mut File,
+        types: &[Known],
+        i: usize,
+    ) -> Result<(), Error> {
+        if !self.bytes.is_empty() && r.rest.starts_with(self.bytes) {
+            r.rest = &r.rest[self.bytes.len()..];
+            return Ok(());
+        }
+        // Forgotten until the new list has passed every check.
+        self.bytes = &[];
+        let start = r.rest;
+        let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
         let k = r.array("the component types").map_err(|m| at("types", m))?;
         let mut disabled = 0u64;
-        fns.clear();
+        let mut fns = Vec::with_capacity(k.min(r.rest.len()));
+        file.types.clear();
         for c in 0..k {
             let t = r
                 .uint("a type index")
@@ -172,33 +244,56 @@ pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error
             file.types.push(kind.ty);
             fns.push(kind.fns.binary_push);
         }
-        entity.table = file.table_of(world, i)?;
-        entity.len = k;
-        if r.array("the component data").map_err(|m| at("data", m))? != k {
-            return Err(at("data", format!("expected {k} values, one per type")));
-        }
-        let index = world.spawn_loaded_entity(&entity);
-        debug_assert_eq!(index.index(), i);
-        for (c, &push) in fns.iter().enumerate() {
-            let here = || format!("entities[{i}].data[{c}]");
-            let data = r.bin("the component's data").map_err(|m| bad(here(), m))?;
-            let before = current_max();
-            let place = world.storage().table(entity.table).layout()[c];
-            push(world, place.ty, place.seg, data).map_err(|e| bad(here(), e.to_string()))?;
-            file.note_refs(before, RefAt::Data(i, c));
-            if disabled & (1 << c) != 0 {
-                world.disable_raw(index, c);
-            }
-        }
-        file.types.clear();
-        file.entities.push(entity);
-        file.children.push(children);
+        self.table = file.table_of(world, i)?;
+        let places = world.storage().table(self.table).layout();
+        self.columns.clear();
+        self.columns
+            .extend(fns.into_iter().zip(places.iter().copied()));
+        self.disabled = disabled;
+        self.bytes = &start[..start.len() - r.rest.len()];
+        Ok(())
     }
-    if !r.rest.is_empty() {
-        return Err(bad(
-            "(root)",
-            format!("{} bytes after the saved world", r.rest.len()),
-        ));
+}
+
+/// Rows read so far per table (by table index), for making room ahead.
+#[derive(Default)]
+struct Rows(Vec<usize>);
+
+impl Rows {
+    /// Counts entity `i` of the `n` the file lists into `table`, `read`
+    /// bytes into the entities with `left` to go. At 8, 16, 32, ... rows
+    /// it makes room for the table's share of the entities left, so that a
+    /// column grows once or twice instead of doubling its way up (copying
+    /// itself each time). The room is also bounded by what the bytes left
+    /// can hold at the size read so far (plus an eighth, so an honest
+    /// file's last rows fit), so a file lying about its length gets no more
+    /// than it could fill.
+    fn count(
+        &mut self,
+        world: &mut World,
+        table: TableId,
+        i: usize,
+        n: usize,
+        read: usize,
+        left: usize,
+    ) {
+        let t = table.index();
+        if self.0.len() <= t {
+            self.0.resize(t + 1, 0);
+        }
+        self.0[t] += 1;
+        let rows = self.0[t];
+        if rows < 8 || !rows.is_power_of_two() {
+            return;
+        }
+        // `rows * of / per` without overflow.
+        let share = |of: usize, per: usize| {
+            usize::try_from(rows as u128 * of as u128 / per.max(1) as u128).unwrap_or(usize::MAX)
+        };
+        let by_count = share(n - i - 1, i + 1);
+        let by_bytes = share(left, read);
+        let room = by_count.min(by_bytes.saturating_add(by_bytes / 8));
+        // The entity counted is not in its table yet: its row comes on top.
+        world.reserve_table(table, room + 1);
     }
-    Ok(file)
 }

@@ -157,16 +157,26 @@ impl File {
     /// Checks the hierarchy, then spawns everything into `world`.
     pub(super) fn build(self, mut world: World) -> Result<Loaded, Error> {
         let n = self.entities.len();
-        let mut parent_of: Vec<Option<u32>> = vec![None; n];
+        // Which entities some entity lists as a child: all the checks and
+        // the walk below need, in an eighth of the room of the parents.
+        let mut has_parent = vec![false; n];
         for (i, children) in self.children.iter().enumerate() {
             for (k, &c) in children.iter().enumerate() {
-                let here = format!("entities[{i}].children[{k}]");
+                // The path is built only for an error: a load checks every
+                // child of every entity.
+                let here = || format!("entities[{i}].children[{k}]");
                 let cu = c as usize;
                 if cu >= n || cu == i {
-                    return Err(bad(here, "expected the id of another entity in this file"));
+                    return Err(bad(
+                        here(),
+                        "expected the id of another entity in this file",
+                    ));
                 }
-                if parent_of[cu].replace(i as u32).is_some() {
-                    return Err(bad(here, format!("entity {c} is listed as a child twice")));
+                if std::mem::replace(&mut has_parent[cu], true) {
+                    return Err(bad(
+                        here(),
+                        format!("entity {c} is listed as a child twice"),
+                    ));
                 }
             }
         }
@@ -175,7 +185,7 @@ impl File {
         let mut tree_order = Vec::with_capacity(n);
         let mut stack: Vec<u32> = (0..n as u32)
             .rev()
-            .filter(|&i| parent_of[i as usize].is_none())
+            .filter(|&i| !has_parent[i as usize])
             .collect();
         while let Some(i) = stack.pop() {
             tree_order.push(i);
