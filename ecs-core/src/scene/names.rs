@@ -181,40 +181,33 @@ impl Names {
 
     /// Names the unnamed slot `index` with the interned name `id`.
     pub fn give(&mut self, index: EntityIndex, id: u32) {
-        let slot = index.index();
-        debug_assert!(self.get(index).is_none(), "give is for unnamed slots");
-        let order = self.next;
-        self.next += 1;
-        let slots = &mut self.names[id as usize];
-        slots.entries.push((order, index));
-        slots.live += 1;
-        if self.by_slot.len() <= slot {
-            self.by_slot.resize(slot + 1, None);
-        }
-        self.by_slot[slot] = Some((id, order));
+        self.give_each(std::iter::once(index), id);
     }
 
     /// [`Names::give`] for many unnamed slots at once, in order.
     pub fn give_all(&mut self, ids: &[EntityId], id: u32) {
-        if let Some(top) = ids.iter().map(|e| e.index.index()).max() {
+        self.give_each(ids.iter().map(|e| e.index), id);
+    }
+
+    /// Names each of `slots` (unnamed) with `id`, in order; room is made
+    /// once, so that naming thousands of copies grows nothing per entity.
+    fn give_each(&mut self, slots: impl Iterator<Item = EntityIndex> + Clone, id: u32) {
+        if let Some(top) = slots.clone().map(|i| i.index()).max() {
             if self.by_slot.len() <= top {
                 self.by_slot.resize(top + 1, None);
             }
         }
-        let slots = &mut self.names[id as usize];
-        slots.entries.reserve(ids.len());
-        for e in ids {
-            let slot = e.index.index();
-            debug_assert!(
-                self.by_slot[slot].is_none(),
-                "give_all is for unnamed slots"
-            );
+        let entries = &mut self.names[id as usize];
+        entries.entries.reserve(slots.size_hint().0);
+        let before = entries.entries.len();
+        for index in slots {
+            debug_assert!(self.by_slot[index.index()].is_none(), "for unnamed slots");
             let order = self.next;
             self.next += 1;
-            slots.entries.push((order, e.index));
-            self.by_slot[slot] = Some((id, order));
+            entries.entries.push((order, index));
+            self.by_slot[index.index()] = Some((id, order));
         }
-        slots.live += ids.len();
+        entries.live += entries.entries.len() - before;
     }
 
     fn slots(&self, name: &str) -> impl Iterator<Item = EntityIndex> + '_ {

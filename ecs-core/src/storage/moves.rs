@@ -33,8 +33,8 @@ impl Storage {
     }
 
     /// [`Storage::enter_table`] for `count` fresh entities, allocated here
-    /// and appended to `out` in order: the table is looked up once for the
-    /// run (a blueprint spawned many times).
+    /// and appended to `out` in order, with room made once for the run (a
+    /// blueprint spawned many times).
     pub fn enter_table_run(
         &mut self,
         entities: &mut Entities,
@@ -42,21 +42,11 @@ impl Storage {
         count: usize,
         out: &mut Vec<crate::EntityId>,
     ) {
-        let target = &mut self.tables.list[table.index()];
-        if count > 0 && target.owners.is_empty() && table != EMPTY_TABLE {
-            self.tables.empty -= 1;
-        }
-        let target = &mut self.tables.list[table.index()];
-        target.owners.reserve(count);
+        self.tables.list[table.index()].owners.reserve(count);
         out.reserve(count);
         for _ in 0..count {
             let index = entities.alloc();
-            let row = RowId::from_index(target.owners.len());
-            target.owners.push(index);
-            let slot = entities.slot_mut(index);
-            target.inactive += u32::from(!slot.is_active());
-            slot.table = table;
-            slot.row = row;
+            self.enter_table(entities, index, table);
             out.push(entities.id_at(index));
         }
     }
