@@ -137,7 +137,7 @@ TARGETS = [
     ("add_remove <= 0.7x bevy", ("add_remove", "ours"), ("add_remove", "bevy"), 0.7),
     ("simple_insert <= 1.0x bevy", ("simple_insert", "ours"), ("simple_insert", "bevy"), 1.0),
     ("update <= 1.5x bevy's system", ("update", "ours"), ("update", "bevy"), 1.5),
-    ("blueprint spawn <= 1.5x serde_json alone", ("blueprint", "ours"), ("blueprint", "serde"), 1.5),
+    ("blueprint spawn <= 1.1x serde_json alone", ("blueprint", "ours"), ("blueprint", "serde"), 1.1),
     ("save JSON <= 2x serde_json writing the same values in a Vec", ("save_load", "ours_save_json"),
      ("save_load", "serde_save_json"), 2.0),
     ("load JSON <= 2x serde_json reading the same values into a Vec", ("save_load", "ours_load_json"),
