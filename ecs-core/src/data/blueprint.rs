@@ -265,14 +265,7 @@ impl Blueprint {
             });
         }
         let types: Vec<TypeIdx> = components.iter().map(|c| c.ty).collect();
-        if let Some((first, second, single)) = world.single_rule_clash(&types) {
-            let name = |ty: TypeIdx| world.storage().info(ty).key().name();
-            let (a, b, k) = (name(types[first]), name(types[second]), name(single));
-            let message = if a == b && b == k {
-                format!("`{b}` is listed twice (also at components[{first}]) and it is single: an entity holds at most one; remove one, or mark `{b}` `#[component(multiple)]`")
-            } else {
-                format!("`{b}` and `{a}` (at components[{first}]) are both a `{k}`, and `{k}` is single: an entity holds at most one; remove one of them")
-            };
+        if let Some((second, message)) = world.single_rule_message(&types) {
             return Err(data_error(
                 &join(path, &format!("components[{second}]")),
                 message,

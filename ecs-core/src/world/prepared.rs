@@ -97,6 +97,21 @@ impl World {
         None
     }
 
+    /// [`World::single_rule_clash`] as data errors report it: the index of
+    /// the later component of the clashing pair, and a message naming both
+    /// and saying what to change. One wording for blueprints and saves.
+    pub(crate) fn single_rule_message(&self, types: &[TypeIdx]) -> Option<(usize, String)> {
+        let (first, second, single) = self.single_rule_clash(types)?;
+        let name = |ty: TypeIdx| self.storage().info(ty).key().name();
+        let (a, b, k) = (name(types[first]), name(types[second]), name(single));
+        let message = if a == b && b == k {
+            format!("`{b}` is listed twice (also at components[{first}]) and it is single: an entity holds at most one; remove one, or mark `{b}` `#[component(multiple)]`")
+        } else {
+            format!("`{b}` and `{a}` (at components[{first}]) are both a `{k}`, and `{k}` is single: an entity holds at most one; remove one of them")
+        };
+        Some((second, message))
+    }
+
     /// Spawns `prepared`, a tree listed parents first, its root first
     /// (checked by the caller against the single rule): every component
     /// first, then the requirements they lack, then the attach and enable

@@ -494,14 +494,7 @@ pub(super) fn json_data_error(
 
 /// The single rule on one loaded entity's components.
 pub(super) fn check_single_rule(world: &World, types: &[TypeIdx], i: usize) -> Result<(), Error> {
-    if let Some((first, second, single)) = world.single_rule_clash(types) {
-        let name = |ty: TypeIdx| world.storage().info(ty).key().name();
-        let (a, b, k) = (name(types[first]), name(types[second]), name(single));
-        let message = if a == b && b == k {
-            format!("`{b}` is listed twice (also at components[{first}]) and it is single: an entity holds at most one")
-        } else {
-            format!("`{b}` and `{a}` (at components[{first}]) are both a `{k}`, and `{k}` is single: an entity holds at most one")
-        };
+    if let Some((second, message)) = world.single_rule_message(types) {
         return Err(bad(component_path(i, second), message));
     }
     Ok(())

@@ -503,21 +503,23 @@ impl World {
     }
 
     fn load_json_bytes(bytes: &[u8]) -> Result<Loaded, Error> {
-        let mut world = World::new();
-        let tag = world.entities().tag();
-        let previous = refs::reset_load_max();
-        let (read, _) = with_context(RefContext::Load { tag }, || read_json(&mut world, bytes));
-        refs::restore_load_max(previous);
-        let file = read?;
-        file.check_refs()?;
-        file.build(world)
+        Self::load_with(bytes, read_json)
     }
 
     fn load_binary_bytes(bytes: &[u8]) -> Result<Loaded, Error> {
+        Self::load_with(bytes, read_binary)
+    }
+
+    /// Reads `bytes` with `read` (one format's reader) into a fresh world,
+    /// ids remapped as they are read, then checks and builds it.
+    fn load_with(
+        bytes: &[u8],
+        read: fn(&mut World, &[u8]) -> Result<read::File, Error>,
+    ) -> Result<Loaded, Error> {
         let mut world = World::new();
         let tag = world.entities().tag();
         let previous = refs::reset_load_max();
-        let (read, _) = with_context(RefContext::Load { tag }, || read_binary(&mut world, bytes));
+        let (read, _) = with_context(RefContext::Load { tag }, || read(&mut world, bytes));
         refs::restore_load_max(previous);
         let file = read?;
         file.check_refs()?;
