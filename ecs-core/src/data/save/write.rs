@@ -2,7 +2,7 @@
 
 use std::any::TypeId;
 
-use crate::component::ops::{RowRef, Stored};
+use crate::component::ops::{JsonWriteFn, RowRef, Stored};
 use crate::data::format::{mp, JsonOut};
 use crate::entity::TypeIdx;
 use crate::world::World;
@@ -43,13 +43,7 @@ impl World {
                 w.end_value();
                 w.key("data", false);
                 let value = self.resource_value(ty);
-                let fmt = w.data_fmt();
-                (fns.json)(value, &mut w.out, fmt).map_err(|e| {
-                    Self::write_error(format!("resources[{i}].data"), e.to_string())
-                })?;
-                w.end_value();
-                w.end_object();
-                w.end_item();
+                write_data(&mut w, fns.json, value, || format!("resources[{i}].data"))?;
             }
             w.end_array();
             w.end_value();
@@ -135,13 +129,9 @@ impl World {
                     segment: self.storage().segment(c.seg),
                     row: c.row,
                 });
-                let fmt = w.data_fmt();
-                (fns.json)(value, &mut w.out, fmt).map_err(|e| {
-                    Self::write_error(format!("entities[{i}].components[{k}].data"), e.to_string())
+                write_data(&mut w, fns.json, value, || {
+                    format!("entities[{i}].components[{k}].data")
                 })?;
-                w.end_value();
-                w.end_object();
-                w.end_item();
                 k += 1;
             }
             w.end_array();
@@ -283,4 +273,21 @@ impl World {
         missing.check()?;
         Ok(out)
     }
+}
+
+/// Writes `value` through `write` as the value of the open `data` key,
+/// then closes its object and that object's array item; `path` names the
+/// value in an error.
+fn write_data(
+    w: &mut JsonOut,
+    write: JsonWriteFn,
+    value: Stored<'_>,
+    path: impl FnOnce() -> String,
+) -> Result<(), Error> {
+    let fmt = w.data_fmt();
+    write(value, &mut w.out, fmt).map_err(|e| World::write_error(path(), e.to_string()))?;
+    w.end_value();
+    w.end_object();
+    w.end_item();
+    Ok(())
 }
