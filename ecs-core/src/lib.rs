@@ -236,20 +236,49 @@ pub mod __private {
     pub use crate::component::ops::{ComponentOps, Found, Missing, Probe, ProbeFallback};
     pub use crate::component::registry::TypeNumberCell;
     pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
+    #[cfg(all(feature = "catalog", not(linked_catalog)))]
     pub use crate::data::catalog::Registration;
     pub use crate::runtime::behaviour::{BehaviourFns, DeclaresBehaviour, DeclaresUpdateWith};
     pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
+    #[cfg(linked_catalog)]
+    pub use crate::storage::raw::LinkedEntry;
     pub use crate::storage::raw::{Lanes, Strided, StridedMut};
     pub use crate::storage::ErasedType;
     pub use crate::world::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
-    #[cfg(feature = "catalog")]
+    #[cfg(all(feature = "catalog", not(linked_catalog)))]
     pub use inventory;
 }
 
-/// The derive's entry of `$ty` in the link-time catalog (the `catalog`
-/// feature); nothing without it.
-#[cfg(feature = "catalog")]
+/// The derive's `__NUMBER` for the non-generic type `$ty`: the `static`
+/// that caches its process-wide number. With the link-time catalog on an
+/// ELF target, the same `static` is the type's catalog entry.
+#[cfg(linked_catalog)]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __number_cell {
+    ($ty:ty) => {
+        $crate::__linked_number!($ty)
+    };
+}
+
+/// The derive's `__NUMBER` for the non-generic type `$ty`: the `static`
+/// that caches its process-wide number. With the link-time catalog on an
+/// ELF target, the same `static` is the type's catalog entry.
+#[cfg(not(linked_catalog))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __number_cell {
+    ($ty:ty) => {{
+        static NUMBER: $crate::__private::TypeNumberCell = $crate::__private::TypeNumberCell::new();
+        ::core::option::Option::Some(&NUMBER)
+    }};
+}
+
+/// The derive's entry of `$ty` in the link-time catalog where it is built
+/// by the `inventory` crate (the `catalog` feature on a target other than
+/// Linux, Android or FreeBSD); nothing elsewhere.
+#[cfg(all(feature = "catalog", not(linked_catalog)))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __catalog_entry {
@@ -260,9 +289,10 @@ macro_rules! __catalog_entry {
     };
 }
 
-/// The derive's entry of `$ty` in the link-time catalog (the `catalog`
-/// feature); nothing without it.
-#[cfg(not(feature = "catalog"))]
+/// The derive's entry of `$ty` in the link-time catalog where it is built
+/// by the `inventory` crate (the `catalog` feature on a target other than
+/// Linux, Android or FreeBSD); nothing elsewhere.
+#[cfg(not(all(feature = "catalog", not(linked_catalog))))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __catalog_entry {

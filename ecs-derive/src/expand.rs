@@ -279,14 +279,13 @@ fn impl_block(
         quote!(.behaviour(#fns))
     });
     // A `static` inside a generic impl would be shared by every
-    // instantiation, so only non-generic types cache their number.
+    // instantiation, so only non-generic types cache their number. With the
+    // link-time catalog on Linux, Android and FreeBSD that `static` is also
+    // the type's catalog entry.
     let number = generics.is_empty.then(|| {
         quote! {
-            const __NUMBER: ::core::option::Option<&'static ::ecs_core::__private::TypeNumberCell> = {
-                static NUMBER: ::ecs_core::__private::TypeNumberCell =
-                    ::ecs_core::__private::TypeNumberCell::new();
-                ::core::option::Option::Some(&NUMBER)
-            };
+            const __NUMBER: ::core::option::Option<&'static ::ecs_core::__private::TypeNumberCell> =
+                ::ecs_core::__number_cell!(#ident);
         }
     });
     // The dispatch table: one `TypeId` comparison per declared message type,
@@ -365,8 +364,10 @@ fn impl_block(
             };
         }
     });
-    // Found by name at run time without a registration call; a `static`
-    // cannot depend on generic parameters, so generic types are by-type only.
+    // Found by name at run time without a registration call, on targets
+    // where static constructors build the catalog (elsewhere `__NUMBER`'s
+    // static is the entry); a `static` cannot depend on generic parameters,
+    // so generic types are by-type only.
     let submit = generics.is_empty.then(|| {
         quote! {
             ::ecs_core::__catalog_entry!(#ident);

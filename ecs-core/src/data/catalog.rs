@@ -1,8 +1,10 @@
 //! Components by name, with no registration call: with the `catalog`
-//! feature (on by default) every non-generic derived component submits an
-//! entry to a link-time collection (the `inventory` crate: static
-//! constructors, on Linux, macOS, iOS, Windows, Android, FreeBSD and
-//! WebAssembly). Without it, a type enters the catalog when a world first
+//! feature (on by default) every non-generic derived component has an
+//! entry in a collection the linker builds. On Linux, Android and FreeBSD
+//! the entries are the statics that cache each type's number, gathered in
+//! one linker section; on macOS, iOS, Windows, WebAssembly and other
+//! targets, static constructors (the `inventory` crate) submit them.
+//! Without the feature, a type enters the catalog when a world first
 //! stores one, or through [`register`]. Generic components are found by
 //! type only.
 
@@ -15,41 +17,47 @@ use crate::entity::TypeIdx;
 use crate::world::World;
 use crate::{Component, ComponentKey, Error};
 
-/// One derived component type, as the catalog knows it.
+/// One derived component type's entry where static constructors build
+/// the catalog; built in the derive's catalog entry.
+#[cfg(all(feature = "catalog", not(linked_catalog)))]
 #[doc(hidden)]
 pub struct Registration {
     vtable: &'static ComponentVTable,
 }
 
+#[cfg(all(feature = "catalog", not(linked_catalog)))]
 impl Registration {
-    /// The entry for `T`; built in the derive's catalog entry.
+    /// The entry for `T`.
     pub const fn of<T: Component>() -> Self {
         Registration {
             vtable: T::__VTABLE,
         }
     }
-
-    /// The type's module path and identifier, from its key: written by the
-    /// derive as text, so no function per type is built to tell it.
-    fn type_name(&self) -> &'static str {
-        let path = self.vtable.keys()[0].path();
-        path.split_once('@').map_or(path, |(name, _)| name)
-    }
 }
 
-#[cfg(feature = "catalog")]
+#[cfg(all(feature = "catalog", not(linked_catalog)))]
 inventory::collect!(Registration);
 
-/// The entries linked into the program.
-#[cfg(feature = "catalog")]
-fn linked() -> impl Iterator<Item = &'static Registration> {
-    inventory::iter::<Registration>.into_iter()
+/// The tables of the types linked into the program.
+#[cfg(all(feature = "catalog", not(linked_catalog)))]
+fn linked() -> impl Iterator<Item = &'static ComponentVTable> {
+    inventory::iter::<Registration>
+        .into_iter()
+        .map(|entry| entry.vtable)
 }
 
-/// The entries linked into the program: none without the `catalog`
-/// feature.
+/// The tables of the types linked into the program.
+#[cfg(linked_catalog)]
+fn linked() -> impl Iterator<Item = &'static ComponentVTable> {
+    crate::storage::raw::linked_entries()
+        .iter()
+        .filter_map(|entry| entry.table)
+}
+
+/// The tables of the types linked into the program: none without the
+/// `catalog` feature.
 #[cfg(not(feature = "catalog"))]
-fn linked() -> impl Iterator<Item = &'static Registration> {
+fn linked() -> impl Iterator<Item = &'static ComponentVTable> {
     std::iter::empty()
 }
 
@@ -68,7 +76,7 @@ fn linked() -> impl Iterator<Item = &'static Registration> {
 /// ```
 #[derive(Clone, Copy)]
 pub struct ComponentType {
-    entry: &'static Registration,
+    vtable: &'static ComponentVTable,
 }
 
 impl ComponentType {
@@ -83,7 +91,7 @@ impl ComponentType {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn name(&self) -> &'static str {
-        self.entry.vtable.keys()[0].name()
+        self.vtable.keys()[0].name()
     }
 
     /// Whether an entity may hold several.
@@ -100,7 +108,7 @@ impl ComponentType {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn is_multiple(&self) -> bool {
-        self.entry.vtable.chain.multiple_flags()[0]
+        self.vtable.chain.multiple_flags()[0]
     }
 
     /// The Rust type's module path and identifier, for messages.
@@ -115,7 +123,7 @@ impl ComponentType {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn type_name(&self) -> &'static str {
-        self.entry.type_name()
+        type_name(self.vtable)
     }
 
     /// The key stack: this type first, then its ancestors.
@@ -133,7 +141,7 @@ impl ComponentType {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn key_stack(&self) -> &'static [ComponentKey] {
-        self.entry.vtable.keys()
+        self.vtable.keys()
     }
 
     /// The names of the ancestors, nearest first.
@@ -161,12 +169,12 @@ impl ComponentType {
     }
 
     pub(crate) fn register(&self, world: &mut World) -> TypeIdx {
-        world.register_vtable(self.entry.vtable)
+        world.register_vtable(self.vtable)
     }
 
     /// The type's capabilities.
     pub(crate) fn ops(&self) -> &'static crate::component::ops::ComponentOps {
-        self.entry.vtable.ops
+        self.vtable.ops
     }
 }
 
@@ -177,8 +185,8 @@ pub(crate) fn component_type_of(id: TypeId) -> Option<ComponentType> {
     by_name()
         .values()
         .flatten()
-        .find(|entry| entry.vtable.type_id() == id)
-        .map(|&entry| ComponentType { entry })
+        .find(|vtable| vtable.type_id() == id)
+        .map(|&vtable| ComponentType { vtable })
 }
 
 impl std::fmt::Debug for ComponentType {
@@ -187,28 +195,33 @@ impl std::fmt::Debug for ComponentType {
     }
 }
 
-/// Entries by name.
-type ByName = HashMap<&'static str, Vec<&'static Registration>>;
+/// The types' tables by name.
+type ByName = HashMap<&'static str, Vec<&'static ComponentVTable>>;
 
 static BY_NAME: LazyLock<RwLock<ByName>> = LazyLock::new(|| {
     let mut map = ByName::new();
-    for entry in linked() {
-        add_entry(&mut map, entry);
+    for vtable in linked() {
+        add_entry(&mut map, vtable);
     }
     RwLock::new(map)
 });
 
-/// Adds `entry` under its name unless its type is there already.
-fn add_entry(map: &mut ByName, entry: &'static Registration) -> bool {
-    let same = map.entry(entry.vtable.keys()[0].name()).or_default();
-    if same
-        .iter()
-        .any(|e| e.vtable.type_id() == entry.vtable.type_id())
-    {
+/// Adds the type `vtable` describes under its name unless it is there
+/// already.
+fn add_entry(map: &mut ByName, vtable: &'static ComponentVTable) -> bool {
+    let same = map.entry(vtable.keys()[0].name()).or_default();
+    if same.iter().any(|e| e.type_id() == vtable.type_id()) {
         return false;
     }
-    same.push(entry);
+    same.push(vtable);
     true
+}
+
+/// The type's module path and identifier, from its key: written by the
+/// derive as text, so no function per type is built to tell it.
+fn type_name(vtable: &'static ComponentVTable) -> &'static str {
+    let path = vtable.keys()[0].path();
+    path.split_once('@').map_or(path, |(name, _)| name)
 }
 
 /// The catalog, to read.
@@ -245,13 +258,12 @@ pub(crate) fn note_stored(vtable: &'static ComponentVTable) {
     }
     let known = by_name()
         .get(vtable.keys()[0].name())
-        .is_some_and(|same| same.iter().any(|e| e.vtable.type_id() == vtable.type_id()));
+        .is_some_and(|same| same.iter().any(|e| e.type_id() == vtable.type_id()));
     if known {
         return;
     }
     let mut map = BY_NAME.write().unwrap_or_else(PoisonError::into_inner);
-    let entry: &'static Registration = Box::leak(Box::new(Registration { vtable }));
-    add_entry(&mut map, entry);
+    add_entry(&mut map, vtable);
 }
 
 /// Every derived, non-generic component type in the program, sorted by name.
@@ -270,7 +282,7 @@ pub fn registered_components() -> impl Iterator<Item = ComponentType> {
     let mut all: Vec<ComponentType> = by_name()
         .values()
         .flatten()
-        .map(|&entry| ComponentType { entry })
+        .map(|&vtable| ComponentType { vtable })
         .collect();
     all.sort_by_key(|c| (c.name(), c.type_name()));
     all.into_iter()
@@ -298,7 +310,7 @@ pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
     let mut out: Vec<_> = by_name()
         .iter()
         .filter(|(_, entries)| entries.len() > 1)
-        .map(|(name, entries)| (*name, entries.iter().map(|e| e.type_name()).collect()))
+        .map(|(name, entries)| (*name, entries.iter().map(|&e| type_name(e)).collect()))
         .collect();
     out.sort();
     out
@@ -322,10 +334,10 @@ pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
 pub fn component_type(name: &str) -> Result<ComponentType, Error> {
     let found = by_name().get(name).cloned().unwrap_or_default();
     match found.as_slice() {
-        [entry] => Ok(ComponentType { entry }),
+        [vtable] => Ok(ComponentType { vtable }),
         [first, ..] => Err(Error::AmbiguousName {
-            name: first.vtable.keys()[0].name(),
-            types: found.iter().map(|e| e.type_name()).collect(),
+            name: first.keys()[0].name(),
+            types: found.iter().map(|&e| type_name(e)).collect(),
         }),
         [] => Err(Error::UnknownComponent {
             name: name.to_owned(),

@@ -25,9 +25,15 @@ use std::marker::PhantomData;
 use std::ptr::{self, NonNull};
 
 mod lanes;
+#[cfg(linked_catalog)]
+mod linked;
 mod strided;
 
 pub use lanes::{Lanes, Lockstep};
+#[cfg(linked_catalog)]
+pub(crate) use linked::linked_entries;
+#[cfg(linked_catalog)]
+pub use linked::LinkedEntry;
 pub use strided::{Strided, StridedMut};
 
 /// The deepest parent chain, the type itself included.
@@ -35,24 +41,32 @@ pub(crate) const MAX_DEPTH: usize = 16;
 
 /// What storage must know about one component type's memory.
 ///
-/// `repr(C)` with `len` first, so a lookup's check reads one cache line.
+/// A type with a parent links to the parent's own description rather than
+/// copying the chain into arrays: the description is evaluated by rustc for
+/// every derived type, and a few words cost it far less than arrays sized
+/// for the deepest chain. The reads that must be fast (the type itself and
+/// its direct parent) are served by copies kept in [`BlobVec`].
 #[derive(Clone, Copy, Debug)]
-#[repr(C)]
 pub struct ErasedType {
-    len: usize,
-    /// The type's own `TypeId` first, then each ancestor's.
-    ids: [TypeId; MAX_DEPTH],
-    /// Where the value at the same level of `ids` sits inside this type.
-    offsets: [usize; MAX_DEPTH],
-    /// What each ancestor level's `TypeId` must be for the offsets to be
-    /// right: level 1 is the `TypeId` the parent's own description starts
-    /// with, and deeper levels are the parent's own `claimed` ones. The
-    /// parent's description comes from safe code (its trait constant), so
-    /// [`BlobVec::new`] checks `ids` against this before trusting an
-    /// offset.
-    claimed: [TypeId; MAX_DEPTH],
+    id: TypeId,
     layout: Layout,
     drop: Option<unsafe fn(*mut u8)>,
+    /// How many types the chain holds, this one included.
+    depth: usize,
+    parent: Option<ParentLink>,
+}
+
+/// Where a type holds its parent, and the parent's own description.
+#[derive(Clone, Copy, Debug)]
+struct ParentLink {
+    /// The parent's `TypeId`: the type the offset was vouched for.
+    id: TypeId,
+    /// Where the parent sits inside a value of the type.
+    offset: usize,
+    /// The parent's description. It comes from safe code (the parent's
+    /// trait constant), so [`BlobVec::new`] checks that each level's
+    /// description is of the type `id` says before trusting an offset.
+    erased: &'static ErasedType,
 }
 
 /// The description of `$ty`, whose parent `$parent` is its field `$field`:
@@ -88,20 +102,16 @@ impl ErasedType {
     /// A type with no parent: itself at offset 0. `Send + Sync` because the
     /// arrays built from it are shared between threads.
     pub const fn of<T: Send + Sync + 'static>() -> Self {
-        let id = TypeId::of::<T>();
-        let mut ids = [UNUSED; MAX_DEPTH];
-        ids[0] = id;
         ErasedType {
-            ids,
-            offsets: [0; MAX_DEPTH],
-            claimed: [id; MAX_DEPTH],
-            len: 1,
+            id: TypeId::of::<T>(),
             layout: Layout::new::<T>(),
             drop: if std::mem::needs_drop::<T>() {
                 Some(drop_erased::<T>)
             } else {
                 None
             },
+            depth: 1,
+            parent: None,
         }
     }
 
@@ -118,11 +128,11 @@ impl ErasedType {
     /// valid. (`parent` need not be trusted: it is checked against `P`
     /// before any offset is used.)
     pub const unsafe fn with_parent<T: Send + Sync + 'static, P: 'static>(
-        parent: &ErasedType,
+        parent: &'static ErasedType,
         offset: usize,
     ) -> Self {
         assert!(
-            parent.len < MAX_DEPTH,
+            parent.depth < MAX_DEPTH,
             "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
         );
         assert!(
@@ -134,49 +144,58 @@ impl ErasedType {
             align_of::<T>() >= parent.layout.align(),
             "a packed component cannot hold its parent at an aligned address"
         );
-        let mut erased = Self::of::<T>();
-        erased.ids[1] = TypeId::of::<P>();
-        erased.claimed[1] = parent.ids[0];
-        erased.offsets[1] = offset;
-        let mut level = 1;
-        while level < parent.len {
-            erased.ids[level + 1] = parent.ids[level];
-            erased.claimed[level + 1] = parent.claimed[level];
-            erased.offsets[level + 1] = offset + parent.offsets[level];
-            level += 1;
+        ErasedType {
+            depth: parent.depth + 1,
+            parent: Some(ParentLink {
+                id: TypeId::of::<P>(),
+                offset,
+                erased: parent,
+            }),
+            ..Self::of::<T>()
         }
-        erased.len = parent.len + 1;
-        erased
     }
 
     /// The type's own `TypeId`.
     pub(crate) fn type_id(&self) -> TypeId {
-        self.ids[0]
+        self.id
     }
 
-    /// Whether every ancestor level is the type the offsets were computed
-    /// for (see `claimed`).
+    /// The parent links, nearest first.
+    fn links(&self) -> impl Iterator<Item = &ParentLink> {
+        std::iter::successors(self.parent.as_ref(), |link| link.erased.parent.as_ref())
+    }
+
+    /// Whether every ancestor level's description is of the type the
+    /// offset at that level was vouched for.
     fn is_consistent(&self) -> bool {
-        self.ids[1..self.len] == self.claimed[1..self.len]
+        self.links().all(|link| link.erased.id == link.id)
     }
 
     /// The level of `id` in the chain: 0 for the type itself, 1 for its
     /// parent, and so on.
     pub(crate) fn level_of(&self, id: TypeId) -> Option<usize> {
-        self.ids[..self.len].iter().position(|&own| own == id)
+        if self.id == id {
+            return Some(0);
+        }
+        self.links().position(|link| link.id == id).map(|at| at + 1)
     }
 
     /// The offset of level `level`'s value when it is a `T`.
-    #[inline(always)]
+    #[inline]
     fn offset_as<T: 'static>(&self, level: usize) -> Option<usize> {
-        // Levels past the chain hold `UNUSED`, which no caller's `T` is.
-        (*self.ids.get(level)? == TypeId::of::<T>()).then(|| self.offsets[level])
+        let (mut id, mut offset) = (self.id, 0);
+        let mut links = self.links();
+        for _ in 0..level {
+            let link = links.next()?;
+            (id, offset) = (link.id, offset + link.offset);
+        }
+        (id == TypeId::of::<T>()).then_some(offset)
     }
 }
 
-/// Fills the levels of `ErasedType::ids` past a type's chain: the id of a
-/// type private to this module, so no read asks for it, and a level past
-/// the chain fails the type check without a separate length test.
+/// What [`BlobVec`] keeps as the parent's `TypeId` of a type without a
+/// parent: the id of a type private to this module, so no read asks for it
+/// and a parent read fails the type check without a separate test.
 struct Unused;
 const UNUSED: TypeId = TypeId::of::<Unused>();
 
@@ -228,8 +247,8 @@ impl BlobVec {
             ty,
             size: ty.layout.size(),
             id: ty.type_id(),
-            parent_id: ty.ids[1],
-            parent_offset: ty.offsets[1],
+            parent_id: ty.parent.map_or(UNUSED, |link| link.id),
+            parent_offset: ty.parent.map_or(0, |link| link.offset),
         }
     }
 

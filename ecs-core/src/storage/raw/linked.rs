@@ -1,0 +1,148 @@
+//! The link-time catalog on ELF targets (Linux, Android, FreeBSD): every
+//! non-generic derived component puts one [`LinkedEntry`] in one linker
+//! section, and the linker's `__start_`/`__stop_` symbols bound the array
+//! the entries form.
+//!
+//! Why not a crate that collects statics (`inventory`, `linkme`): their
+//! entry per type is a node, a constructor function and a pointer to it, or
+//! a static plus a type-check function, and each item costs rustc a trip
+//! through MIR, const evaluation and LLVM. Here the entry is the `static`
+//! the derive emits anyway (the cache of the type's process-wide number),
+//! grown by one reference to the type's table: about 2M of rustc's
+//! instructions per component instead of 4.7M.
+//!
+//! The section's name carries the crate's major and minor version, so two
+//! semver-incompatible copies of this crate in one program (whose entries
+//! could differ in layout) never share one.
+
+use crate::component::registry::TypeNumberCell;
+use crate::component::ComponentVTable;
+
+/// One component type's entry in the section: the cache of its
+/// process-wide number, and its table.
+#[doc(hidden)]
+pub struct LinkedEntry {
+    /// What `Component::__NUMBER` points at.
+    pub number: TypeNumberCell,
+    /// `None` only in this crate's own entry, which keeps the section and
+    /// its bounds defined in a program that derives no component.
+    pub table: Option<&'static ComponentVTable>,
+}
+
+impl LinkedEntry {
+    /// The entry of `T`. A generic function rather than a literal in the
+    /// derive's output, so a type that cannot be a component (not `Send`,
+    /// say) is reported once, at its impl, not again where its table is
+    /// named.
+    pub const fn of<T: crate::Component>() -> Self {
+        LinkedEntry {
+            number: TypeNumberCell::new(),
+            table: Some(T::__VTABLE),
+        }
+    }
+}
+
+/// The section's name, as the derive's entries and the bounds below spell
+/// it (an attribute takes a literal, not a constant).
+#[cfg(test)]
+const SECTION: &str = "ecs_core_catalog_0_1";
+
+/// The derive's `__NUMBER` for `$ty` with the link-time catalog: its number
+/// cache, placed in the catalog's section next to its table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __linked_number {
+    ($ty:ty) => {{
+        // SAFETY (of the attribute): the section holds `LinkedEntry` values
+        // only. Its name is this crate's alone (it carries the version), and
+        // every static placed there is this macro's or `OWN` below, both of
+        // that type, so `linked_entries` reads an array of them.
+        #[used]
+        #[unsafe(link_section = "ecs_core_catalog_0_1")]
+        static ENTRY: $crate::__private::LinkedEntry = $crate::__private::LinkedEntry::of::<$ty>();
+        ::core::option::Option::Some(&ENTRY.number)
+    }};
+}
+
+// SAFETY (of the attribute): a `LinkedEntry`, like every other static in
+// the section (see `__linked_number`).
+#[used]
+#[unsafe(link_section = "ecs_core_catalog_0_1")]
+static OWN: LinkedEntry = LinkedEntry {
+    number: TypeNumberCell::new(),
+    table: None,
+};
+
+extern "Rust" {
+    // Zero-sized, so naming them asserts nothing about the bytes there:
+    // only their addresses are used.
+    #[link_name = "__start_ecs_core_catalog_0_1"]
+    static START: [LinkedEntry; 0];
+    #[link_name = "__stop_ecs_core_catalog_0_1"]
+    static STOP: [LinkedEntry; 0];
+}
+
+/// Every entry linked into the program (this crate's own included: its
+/// `table` is `None`).
+pub(crate) fn linked_entries() -> &'static [LinkedEntry] {
+    // Referenced here so the object file holding `OWN` is linked whenever
+    // this function is, whichever codegen unit each lands in.
+    let own: *const LinkedEntry = &raw const OWN;
+    let start = (&raw const START).cast::<LinkedEntry>();
+    let stop = (&raw const STOP).cast::<LinkedEntry>();
+    let bytes = (stop as usize).wrapping_sub(start as usize);
+    let size = size_of::<LinkedEntry>();
+    // The linker concatenates the entries, each aligned to
+    // `align_of::<LinkedEntry>()`, which divides `size`: no gaps, so the
+    // span is a whole number of entries and holds `OWN`. Checked, not
+    // assumed, because it is the linker's promise rather than Rust's.
+    assert!(
+        start <= stop && bytes % size == 0 && (start..stop).contains(&own),
+        "ecs_core: the link-time catalog's section is malformed"
+    );
+    // SAFETY: `START..STOP` is the section the linker built from every
+    // static named in it, all of them `LinkedEntry` values (see
+    // `__linked_number`), laid end to end without gaps (checked above), each
+    // initialised by its static's initialiser and alive for the whole
+    // program. They are only ever read through shared references (their
+    // `number` is atomic), so a shared slice over them aliases nothing
+    // mutable.
+    unsafe { std::slice::from_raw_parts(start, bytes / size) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prelude::*;
+
+    #[derive(Component)]
+    struct Listed;
+
+    /// The section holds this crate's own entry and one per derived type,
+    /// with the number cache the type's `get` reads.
+    #[test]
+    fn the_section_holds_every_derived_type_once() {
+        let entries = linked_entries();
+        assert_eq!(entries.iter().filter(|e| e.table.is_none()).count(), 1);
+        let listed: Vec<_> = entries
+            .iter()
+            .filter(|e| {
+                e.table
+                    .is_some_and(|t| t.type_id() == std::any::TypeId::of::<Listed>())
+            })
+            .collect();
+        assert_eq!(listed.len(), 1);
+        let cell = <Listed as crate::Component>::__NUMBER.unwrap();
+        assert!(std::ptr::eq(cell, &listed[0].number));
+    }
+
+    /// The section's name carries the version that decides whether two
+    /// copies of this crate may share it.
+    #[test]
+    fn the_section_name_carries_the_crate_version() {
+        let version = env!("CARGO_PKG_VERSION");
+        let mut parts = version.split('.');
+        let (major, minor) = (parts.next().unwrap(), parts.next().unwrap());
+        assert_eq!(SECTION, format!("ecs_core_catalog_{major}_{minor}"));
+    }
+}
