@@ -97,7 +97,7 @@ pub(crate) fn linked_entries() -> &'static [LinkedEntry] {
     // span is a whole number of entries and holds `OWN`. Checked, not
     // assumed, because it is the linker's promise rather than Rust's.
     assert!(
-        start <= stop && bytes % size == 0 && (start..stop).contains(&own),
+        start <= stop && bytes.is_multiple_of(size) && (start..stop).contains(&own),
         "ecs_core: the link-time catalog's section is malformed"
     );
     // SAFETY: `START..STOP` is the section the linker built from every
