@@ -270,7 +270,7 @@ macro_rules! __number_cell {
 #[macro_export]
 macro_rules! __number_cell {
     ($ty:ty) => {{
-        static NUMBER: $crate::__private::TypeNumberCell = $crate::__private::TypeNumberCell::new();
+        static NUMBER: $crate::__private::TypeNumberCell = $crate::__private::TypeNumberCell::EMPTY;
         ::core::option::Option::Some(&NUMBER)
     }};
 }

@@ -257,6 +257,11 @@ fn impl_block(
     } = generics;
     // A generic type's instantiations share one path; the mark says so.
     let generic_mark = if generics.is_empty { "" } else { "<>" };
+    // The text after the module path, with the derive's line and column
+    // written out here: `line!()` and `column!()` in the output would be two
+    // more macro expansions per type for rustc.
+    let site = proc_macro::Span::call_site();
+    let path_tail = format!("::{ident}{generic_mark}@{}:{}", site.line(), site.column());
     let has_parent = parent.is_some();
     let (vtable, parent_requirements) = match parent {
         Some(p) => (p.vtable, p.requirements),
@@ -379,10 +384,7 @@ fn impl_block(
             const NAME: &'static ::core::primitive::str = #name;
             const MULTIPLE: ::core::primitive::bool = #multiple;
             const __PATH: &'static ::core::primitive::str =
-                ::core::concat!(
-                    ::core::module_path!(), "::", ::core::stringify!(#ident), #generic_mark,
-                    "@", ::core::line!(), ":", ::core::column!()
-                );
+                ::core::concat!(::core::module_path!(), #path_tail);
             #number
             #ops
             #vtable

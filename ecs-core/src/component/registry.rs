@@ -30,6 +30,12 @@ pub struct TypeNumberCell(AtomicU32);
 const UNSET: u32 = u32::MAX;
 
 impl TypeNumberCell {
+    /// An empty cache, as a constant: what each type's `static` starts as.
+    /// Read as a constant rather than through `new`, since rustc evaluates
+    /// every `const fn` call in a `static`'s initialiser once per type.
+    #[allow(clippy::declare_interior_mutable_const)] // copied into statics only
+    pub const EMPTY: TypeNumberCell = TypeNumberCell::new();
+
     /// An empty cache.
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {

@@ -36,7 +36,7 @@ impl LinkedEntry {
     /// named.
     pub const fn of<T: crate::Component>() -> Self {
         LinkedEntry {
-            number: TypeNumberCell::new(),
+            number: TypeNumberCell::EMPTY,
             table: Some(T::__VTABLE),
         }
     }

@@ -49,7 +49,10 @@ pub(crate) const MAX_DEPTH: usize = 16;
 #[derive(Clone, Copy, Debug)]
 pub struct ErasedType {
     id: TypeId,
-    layout: Layout,
+    /// The type's size and alignment: two words rather than a `Layout`,
+    /// whose constructor is several more calls for rustc to evaluate.
+    size: usize,
+    align: usize,
     drop: Option<unsafe fn(*mut u8)>,
     /// How many types the chain holds, this one included.
     depth: usize,
@@ -104,7 +107,8 @@ impl ErasedType {
     pub const fn of<T: Send + Sync + 'static>() -> Self {
         ErasedType {
             id: TypeId::of::<T>(),
-            layout: Layout::new::<T>(),
+            size: size_of::<T>(),
+            align: align_of::<T>(),
             drop: if std::mem::needs_drop::<T>() {
                 Some(drop_erased::<T>)
             } else {
@@ -136,12 +140,11 @@ impl ErasedType {
             "component parent chain is deeper than ecs_core::MAX_CHAIN_DEPTH (16)"
         );
         assert!(
-            offset + parent.layout.size() <= size_of::<T>()
-                && offset.is_multiple_of(parent.layout.align()),
+            offset + parent.size <= size_of::<T>() && offset.is_multiple_of(parent.align),
             "the parent field does not fit where its offset says"
         );
         assert!(
-            align_of::<T>() >= parent.layout.align(),
+            align_of::<T>() >= parent.align,
             "a packed component cannot hold its parent at an aligned address"
         );
         ErasedType {
@@ -153,6 +156,11 @@ impl ErasedType {
             }),
             ..Self::of::<T>()
         }
+    }
+
+    /// The type's layout.
+    fn layout(&self) -> Layout {
+        Layout::from_size_align(self.size, self.align).expect("a Rust type's layout is valid")
     }
 
     /// The type's own `TypeId`.
@@ -237,15 +245,15 @@ impl BlobVec {
             ty.is_consistent(),
             "a component's parent description belongs to another type"
         );
-        let align = ty.layout.align();
+        let align = ty.align;
         BlobVec {
             // A dangling pointer aligned for the type: what an empty `Vec`
             // holds.
             ptr: NonNull::new(ptr::without_provenance_mut(align)).expect("alignment is nonzero"),
             len: 0,
-            cap: if ty.layout.size() == 0 { usize::MAX } else { 0 },
+            cap: if ty.size == 0 { usize::MAX } else { 0 },
             ty,
-            size: ty.layout.size(),
+            size: ty.size,
             id: ty.type_id(),
             parent_id: ty.parent.map_or(UNUSED, |link| link.id),
             parent_offset: ty.parent.map_or(0, |link| link.offset),
@@ -257,7 +265,7 @@ impl BlobVec {
     #[inline]
     pub fn take(&mut self) -> BlobVec {
         let empty = BlobVec {
-            ptr: NonNull::new(ptr::without_provenance_mut(self.ty.layout.align()))
+            ptr: NonNull::new(ptr::without_provenance_mut(self.ty.align))
                 .expect("alignment is nonzero"),
             len: 0,
             cap: if self.size == 0 { usize::MAX } else { 0 },
@@ -287,14 +295,13 @@ impl BlobVec {
     fn grow(&mut self, needed: usize) {
         let cap = needed.max(self.cap.saturating_mul(2)).max(4);
         let size = self.size().checked_mul(cap).expect("capacity overflow");
-        let new_layout =
-            Layout::from_size_align(size, self.ty.layout.align()).expect("capacity overflow");
+        let new_layout = Layout::from_size_align(size, self.ty.align).expect("capacity overflow");
         let ptr = if self.cap == 0 {
             // SAFETY: `new_layout` has a nonzero size (the type is not a
             // ZST: a ZST's `cap` is `usize::MAX`, so it never gets here).
             unsafe { alloc::alloc(new_layout) }
         } else {
-            let old = Layout::from_size_align(self.size() * self.cap, self.ty.layout.align())
+            let old = Layout::from_size_align(self.size() * self.cap, self.ty.align)
                 .expect("the current allocation's layout was valid");
             // SAFETY: `self.ptr` was allocated with `old` (same align), and
             // the new size is nonzero and was checked not to overflow.
@@ -382,8 +389,9 @@ impl BlobVec {
         self.len += 1;
         if self.size() != 0 {
             // SAFETY: `raw` came from a `Box` of this type, allocated with
-            // its layout; its value now lives in the array.
-            unsafe { alloc::dealloc(raw, self.ty.layout) };
+            // its layout, which `layout()` rebuilds from the type's own
+            // `size_of` and `align_of`; its value now lives in the array.
+            unsafe { alloc::dealloc(raw, self.ty.layout()) };
         }
         Ok(())
     }
@@ -465,7 +473,7 @@ impl BlobVec {
     #[inline]
     fn walk(&self, offset: usize) -> (NonNull<u8>, *mut u8, usize) {
         let step = if self.size == 0 {
-            self.ty.layout.align()
+            self.ty.align
         } else {
             self.size
         };
@@ -579,9 +587,8 @@ impl Drop for BlobVec {
             fn drop(&mut self) {
                 let blob = &mut *self.0;
                 if blob.size() != 0 && blob.cap != 0 {
-                    let layout =
-                        Layout::from_size_align(blob.size() * blob.cap, blob.ty.layout.align())
-                            .expect("the current allocation's layout was valid");
+                    let layout = Layout::from_size_align(blob.size() * blob.cap, blob.ty.align)
+                        .expect("the current allocation's layout was valid");
                     // SAFETY: allocated with this layout by `reserve`.
                     unsafe { alloc::dealloc(blob.ptr.as_ptr(), layout) };
                 }
