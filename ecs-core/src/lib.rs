@@ -251,20 +251,9 @@ pub mod __private {
 }
 
 /// The derive's `__NUMBER` for the non-generic type `$ty`: the `static`
-/// that caches its process-wide number. With the link-time catalog on an
-/// ELF target, the same `static` is the type's catalog entry.
-#[cfg(linked_catalog)]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __number_cell {
-    ($ty:ty) => {
-        $crate::__linked_number!($ty)
-    };
-}
-
-/// The derive's `__NUMBER` for the non-generic type `$ty`: the `static`
-/// that caches its process-wide number. With the link-time catalog on an
-/// ELF target, the same `static` is the type's catalog entry.
+/// that caches its process-wide number. (With the link-time catalog on
+/// Linux, Android and FreeBSD the same macro, in `storage::raw::linked`,
+/// places that `static` in the catalog's section.)
 #[cfg(not(linked_catalog))]
 #[doc(hidden)]
 #[macro_export]

@@ -47,11 +47,13 @@ impl LinkedEntry {
 #[cfg(test)]
 const SECTION: &str = "ecs_core_catalog_0_1";
 
-/// The derive's `__NUMBER` for `$ty` with the link-time catalog: its number
-/// cache, placed in the catalog's section next to its table.
+/// The derive's `__NUMBER` for the non-generic type `$ty` with the
+/// link-time catalog: its number cache, placed in the catalog's section
+/// next to its table. (Without the catalog, the same macro in the crate
+/// root is a plain `static`.)
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __linked_number {
+macro_rules! __number_cell {
     ($ty:ty) => {{
         // SAFETY (of the attribute): the section holds `LinkedEntry` values
         // only. Its name is this crate's alone (it carries the version), and
@@ -65,7 +67,7 @@ macro_rules! __linked_number {
 }
 
 // SAFETY (of the attribute): a `LinkedEntry`, like every other static in
-// the section (see `__linked_number`).
+// the section (see `__number_cell`).
 #[used]
 #[unsafe(link_section = "ecs_core_catalog_0_1")]
 static OWN: LinkedEntry = LinkedEntry {
@@ -102,7 +104,7 @@ pub(crate) fn linked_entries() -> &'static [LinkedEntry] {
     );
     // SAFETY: `START..STOP` is the section the linker built from every
     // static named in it, all of them `LinkedEntry` values (see
-    // `__linked_number`), laid end to end without gaps (checked above), each
+    // `__number_cell`), laid end to end without gaps (checked above), each
     // initialised by its static's initialiser and alive for the whole
     // program. They are only ever read through shared references (their
     // `number` is atomic), so a shared slice over them aliases nothing
