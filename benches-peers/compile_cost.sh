@@ -168,8 +168,8 @@ default), **$lean_ratio** without it. $n structs of two \`f32\` fields per
 crate, lib.rs only; debug, \`CARGO_INCREMENTAL=$incremental\`, dependencies prebuilt, no
 link step; $rustc_v, $(nproc) cores. Runs (ms): none ${times[none]% }; ours
 ${times[ours]% }; lean ${times[lean]% }; bevy ${times[bevy]% }. bevy's impl is generic code,
-compiled where a component is used; ours (with the catalog) also builds each type's vtable and
-inventory registration here, in the defining crate.
+compiled where a component is used; ours (with the catalog) also evaluates each type's table
+here, in the defining crate, for its catalog entry (on Linux a static in a linker section).
 EOF
 )"
 echo "$table"

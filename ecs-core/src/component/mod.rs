@@ -122,7 +122,8 @@ pub trait Component: Send + Sync + 'static + Sized {
                 name: Self::NAME,
                 path: Self::__PATH,
             }],
-            multiple: &[Self::MULTIPLE],
+            // Two constants shared by every type, not one array per type.
+            multiple: if Self::MULTIPLE { &[true] } else { &[false] },
         },
         erased: crate::storage::ErasedType::of::<Self>(),
         behaviour: None,
