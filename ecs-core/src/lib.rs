@@ -163,6 +163,9 @@
 //! before a pointer is formed. The ancestor offsets come from the derive
 //! through an `unsafe` constructor (so a hand-written impl cannot invent
 //! one), and are checked against the parent's own description before use.
+//! On Linux, Android and FreeBSD the same module also reads the link-time
+//! catalog, a linker section of one entry per derived type, after checking
+//! that its bounds span whole entries.
 //! A user crate with `#![forbid(unsafe_code)]` can still derive components.
 //! The whole test suite runs under AddressSanitizer in CI.
 #![deny(missing_docs)]
