@@ -378,11 +378,17 @@ fn impl_block(
             ::ecs_core::__catalog_entry!(#ident);
         }
     });
+    // Single is the trait's default: one constant less per type to check.
+    let multiple_const = multiple.then(|| {
+        quote!(
+            const MULTIPLE: ::core::primitive::bool = true;
+        )
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics ::ecs_core::Component for #ident #ty_generics #where_clause {
             const NAME: &'static ::core::primitive::str = #name;
-            const MULTIPLE: ::core::primitive::bool = #multiple;
+            #multiple_const
             const __PATH: &'static ::core::primitive::str =
                 ::core::concat!(::core::module_path!(), #path_tail);
             #number

@@ -74,7 +74,8 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// assert_eq!(Armor::NAME, "armor");
     /// ```
     const NAME: &'static str;
-    /// Whether an entity may hold several components of this type.
+    /// Whether an entity may hold several components of this type:
+    /// `#[component(multiple)]`, and `false` (this default) without it.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -86,7 +87,7 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// assert!(!Health::MULTIPLE);
     /// assert!(Collider::MULTIPLE);
     /// ```
-    const MULTIPLE: bool;
+    const MULTIPLE: bool = false;
 
     #[doc(hidden)]
     /// The type's path (module and name, `<>` for a generic type, and the
