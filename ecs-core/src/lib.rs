@@ -237,7 +237,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::component::ops::{ComponentOps, Found, Missing, Probe, ProbeFallback};
-    pub use crate::component::registry::TypeNumberCell;
+    pub use crate::component::registry::{Runtime, TypeNumberCell};
     pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
     #[cfg(all(feature = "catalog", not(linked_catalog)))]
     pub use crate::data::catalog::Registration;
@@ -253,7 +253,7 @@ pub mod __private {
     pub use inventory;
 }
 
-/// The derive's `__NUMBER` for the non-generic type `$ty`: the `static`
+/// The derive's number cache for the non-generic type `$ty`: the `static`
 /// that caches its process-wide number. (With the link-time catalog on
 /// Linux, Android and FreeBSD the same macro, in `storage::raw::linked`,
 /// places that `static` in the catalog's section.)

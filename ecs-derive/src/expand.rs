@@ -287,12 +287,9 @@ fn impl_block(
     // instantiation, so only non-generic types cache their number. With the
     // link-time catalog on Linux, Android and FreeBSD that `static` is also
     // the type's catalog entry.
-    let number = generics.is_empty.then(|| {
-        quote! {
-            const __NUMBER: ::core::option::Option<&'static ::ecs_core::__private::TypeNumberCell> =
-                ::ecs_core::__number_cell!(#ident);
-        }
-    });
+    let number = generics
+        .is_empty
+        .then(|| quote!(::ecs_core::__number_cell!(#ident)));
     // The dispatch table: one `TypeId` comparison per declared message type,
     // each spanned on the type so a missing `impl Receive<M>` points at it.
     let receivers = input.attrs.receives.iter().map(|ty| {
@@ -336,7 +333,6 @@ fn impl_block(
     // called, so no code is generated per probe.
     let ops = capabilities.then(|| {
         quote! {
-            const __OPS: &'static ::ecs_core::__private::ComponentOps =
                 ::ecs_core::__private::ComponentOps::probed(|| {
                     #[allow(unused_imports)]
                     use ::ecs_core::__private::ProbeFallback as _;
@@ -348,7 +344,19 @@ fn impl_block(
                         probe.__ecs_deserialize(),
                         probe.__ecs_debug(),
                     )
-                });
+                })
+        }
+    });
+    // Capabilities and the number cache in one constant: one body fewer
+    // per type for rustc to check than two constants.
+    let runtime = (ops.is_some() || number.is_some()).then(|| {
+        let ops = ops.unwrap_or_else(|| quote!(::ecs_core::__private::Runtime::NONE.ops));
+        let number = number.unwrap_or_else(|| quote!(::core::option::Option::None));
+        quote! {
+            const __RUNTIME: ::ecs_core::__private::Runtime = ::ecs_core::__private::Runtime {
+                ops: #ops,
+                number: #number,
+            };
         }
     });
     // A plain type keeps the trait's table, built by generic code in
@@ -370,7 +378,7 @@ fn impl_block(
         }
     });
     // Found by name at run time without a registration call, on targets
-    // where static constructors build the catalog (elsewhere `__NUMBER`'s
+    // where static constructors build the catalog (elsewhere the number cache's
     // static is the entry); a `static` cannot depend on generic parameters,
     // so generic types are by-type only.
     let submit = generics.is_empty.then(|| {
@@ -391,8 +399,7 @@ fn impl_block(
             #multiple_const
             const __PATH: &'static ::core::primitive::str =
                 ::core::concat!(::core::module_path!(), #path_tail);
-            #number
-            #ops
+            #runtime
             #vtable
         }
         #declarations

@@ -98,15 +98,9 @@ pub trait Component: Send + Sync + 'static + Sized {
     const __PATH: &'static str;
 
     #[doc(hidden)]
-    /// The type's default / clone / serde / debug support, found by the
-    /// derive's probes ([`ComponentOps::probed`](ops::ComponentOps::probed)).
-    const __OPS: &'static ops::ComponentOps = &ops::ComponentOps::none();
-
-    #[doc(hidden)]
-    /// The cache of the type's process-wide number: a `static` the derive
-    /// gives every non-generic type (a `static` in a generic impl would be
-    /// shared by every instantiation).
-    const __NUMBER: Option<&'static registry::TypeNumberCell> = None;
+    /// What the derive finds per type for the runtime: capabilities and the
+    /// number cache, in one constant (one body fewer per type for rustc).
+    const __RUNTIME: registry::Runtime = registry::Runtime::NONE;
 
     #[doc(hidden)]
     /// Everything the runtime knows about the type. A plain type keeps this
@@ -131,7 +125,7 @@ pub trait Component: Send + Sync + 'static + Sized {
         receiver: vtable::no_receiver,
         parent: None,
         requirements: vtable::no_requirements,
-        ops: Self::__OPS,
+        ops: Self::__RUNTIME.ops,
         transient: false,
     };
 
@@ -174,7 +168,7 @@ pub trait Component: Send + Sync + 'static + Sized {
     /// `static` (non-generic types).
     #[inline]
     fn __type_number() -> Option<u32> {
-        Self::__NUMBER.map(|cell| cell.get::<Self>())
+        Self::__RUNTIME.number.map(|cell| cell.get::<Self>())
     }
 }
 

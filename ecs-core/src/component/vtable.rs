@@ -74,7 +74,7 @@ impl ComponentVTable {
             receiver: no_receiver,
             parent: None,
             requirements: no_requirements,
-            ops: T::__OPS,
+            ops: T::__RUNTIME.ops,
             transient: false,
         }
     }

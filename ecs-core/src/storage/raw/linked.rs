@@ -23,7 +23,7 @@ use crate::component::ComponentVTable;
 /// process-wide number, and its table.
 #[doc(hidden)]
 pub struct LinkedEntry {
-    /// What `Component::__NUMBER` points at.
+    /// What the type's `Component::__RUNTIME.number` points at.
     pub number: TypeNumberCell,
     /// `None` only in this crate's own entry, which keeps the section and
     /// its bounds defined in a program that derives no component.
@@ -48,7 +48,7 @@ impl LinkedEntry {
 #[cfg(test)]
 const SECTION: &str = "ecs_core_catalog_0_1";
 
-/// The derive's `__NUMBER` for the non-generic type `$ty` with the
+/// The derive's number cache for the non-generic type `$ty` with the
 /// link-time catalog: its number cache, placed in the catalog's section
 /// next to its table. (Without the catalog, the same macro in the crate
 /// root is a plain `static`.)
@@ -135,7 +135,7 @@ mod tests {
             })
             .collect();
         assert_eq!(listed.len(), 1);
-        let cell = <Listed as crate::Component>::__NUMBER.unwrap();
+        let cell = <Listed as crate::Component>::__RUNTIME.number.unwrap();
         assert!(std::ptr::eq(cell, &listed[0].number));
     }
 
