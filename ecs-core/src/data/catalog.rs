@@ -208,13 +208,11 @@ static BY_NAME: LazyLock<RwLock<ByName>> = LazyLock::new(|| {
 
 /// Adds the type `vtable` describes under its name unless it is there
 /// already.
-fn add_entry(map: &mut ByName, vtable: &'static ComponentVTable) -> bool {
+fn add_entry(map: &mut ByName, vtable: &'static ComponentVTable) {
     let same = map.entry(vtable.keys()[0].name()).or_default();
-    if same.iter().any(|e| e.type_id() == vtable.type_id()) {
-        return false;
+    if !same.iter().any(|e| e.type_id() == vtable.type_id()) {
+        same.push(vtable);
     }
-    same.push(vtable);
-    true
 }
 
 /// The type's module path and identifier, from its key: written by the

@@ -56,10 +56,10 @@ const SECTION: &str = "ecs_core_catalog_0_1";
 #[macro_export]
 macro_rules! __number_cell {
     ($ty:ty) => {{
-        // SAFETY (of the attribute): the section holds `LinkedEntry` values
-        // only. Its name is this crate's alone (it carries the version), and
-        // every static placed there is this macro's or `OWN` below, both of
-        // that type, so `linked_entries` reads an array of them.
+        // The section's name is this crate's alone (it carries the
+        // version); every static placed there is this macro's or `OWN`.
+        // SAFETY: a `LinkedEntry`, the only type in the section, so
+        // `linked_entries` reads an array of them.
         #[used]
         #[unsafe(link_section = "ecs_core_catalog_0_1")]
         static ENTRY: $crate::__private::LinkedEntry = $crate::__private::LinkedEntry::of::<$ty>();
@@ -67,8 +67,8 @@ macro_rules! __number_cell {
     }};
 }
 
-// SAFETY (of the attribute): a `LinkedEntry`, like every other static in
-// the section (see `__number_cell`).
+// SAFETY: a `LinkedEntry`, like every other static in the section (see
+// `__number_cell`).
 #[used]
 #[unsafe(link_section = "ecs_core_catalog_0_1")]
 static OWN: LinkedEntry = LinkedEntry {
@@ -103,13 +103,12 @@ pub(crate) fn linked_entries() -> &'static [LinkedEntry] {
         start <= stop && bytes.is_multiple_of(size) && (start..stop).contains(&own),
         "ecs_core: the link-time catalog's section is malformed"
     );
-    // SAFETY: `START..STOP` is the section the linker built from every
-    // static named in it, all of them `LinkedEntry` values (see
-    // `__number_cell`), laid end to end without gaps (checked above), each
-    // initialised by its static's initialiser and alive for the whole
-    // program. They are only ever read through shared references (their
-    // `number` is atomic), so a shared slice over them aliases nothing
-    // mutable.
+    // The section holds only the `LinkedEntry` statics of `__number_cell`
+    // and `OWN`, each initialised and alive for the whole program, and they
+    // are only read through shared references (their `number` is atomic).
+    // SAFETY: `start..stop` spans whole, initialised `LinkedEntry` values
+    // laid end to end (checked above; see the comment before), never
+    // written through anything but their atomics.
     unsafe { std::slice::from_raw_parts(start, bytes / size) }
 }
 
@@ -140,12 +139,29 @@ mod tests {
     }
 
     /// The section's name carries the version that decides whether two
-    /// copies of this crate may share it.
+    /// copies of this crate may share it, and every attribute and bound in
+    /// this file spells that one name (attributes take literals, so the
+    /// name is written out several times).
     #[test]
     fn the_section_name_carries_the_crate_version() {
         let version = env!("CARGO_PKG_VERSION");
         let mut parts = version.split('.');
         let (major, minor) = (parts.next().unwrap(), parts.next().unwrap());
         assert_eq!(SECTION, format!("ecs_core_catalog_{major}_{minor}"));
+        let source = include_str!("linked.rs");
+        let named: Vec<&str> = source
+            .split("ecs_core_catalog_")
+            .skip(1)
+            .map(|rest| {
+                rest.split(|c: char| !c.is_ascii_digit() && c != '_')
+                    .next()
+                    .unwrap()
+            })
+            // This test's own pattern and format string name no version.
+            .filter(|version| !version.is_empty())
+            .collect();
+        assert!(named.len() >= 5, "{named:?}");
+        let own = SECTION.trim_start_matches("ecs_core_catalog_");
+        assert!(named.iter().all(|n| *n == own), "{named:?} against {own}");
     }
 }
