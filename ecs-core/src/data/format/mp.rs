@@ -76,15 +76,7 @@ impl<'a> In<'a> {
 
     pub fn string(&mut self, what: &str) -> Result<&'a str, String> {
         let at = self.offset();
-        let len = match self.read(rmp::decode::read_str_len) {
-            Ok(n) => n as usize,
-            Err(_) => return self.fail(what),
-        };
-        if len > self.rest.len() {
-            return Err(format!("{what} at byte {at} runs past the end"));
-        }
-        let (text, rest) = self.rest.split_at(len);
-        self.rest = rest;
+        let text = self.sized(what, rmp::decode::read_str_len)?;
         std::str::from_utf8(text).map_err(|_| format!("{what} at byte {at} is not UTF-8"))
     }
 
@@ -107,8 +99,19 @@ impl<'a> In<'a> {
 
     /// The bytes of a `bin`.
     pub fn bin(&mut self, what: &str) -> Result<&'a [u8], String> {
+        self.sized(what, rmp::decode::read_bin_len)
+    }
+
+    /// The bytes after a length header that `read_len` reads (a `str`'s
+    /// or a `bin`'s).
+    #[inline]
+    fn sized<E>(
+        &mut self,
+        what: &str,
+        read_len: impl FnOnce(&mut rmp::decode::Bytes<'a>) -> Result<u32, E>,
+    ) -> Result<&'a [u8], String> {
         let at = self.offset();
-        let len = match self.read(rmp::decode::read_bin_len) {
+        let len = match self.read(read_len) {
             Ok(n) => n as usize,
             Err(_) => return self.fail(what),
         };
