@@ -163,7 +163,7 @@ impl<'a> Field<'a> {
     /// The field as a message suggests writing it with type `ty`:
     /// `base: Moving`, or `Moving` in a tuple struct.
     pub fn written_as(&self, ty: &Type) -> String {
-        let ty = crate::valid::display_type(ty);
+        let ty = attr::display_type(ty);
         match &self.member {
             Member::Named(ident) => format!("{ident}: {ty}"),
             Member::Unnamed(_) => ty,

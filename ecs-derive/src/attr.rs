@@ -1,7 +1,9 @@
 //! Parsing of `#[component(...)]` on the type and on its fields.
 //!
 //! Every key the derive understands is a constant below; each is parsed in
-//! one branch of [`parse_container`] or [`parse_field`].
+//! one branch of [`parse_container`] or [`parse_field`]. The messages of
+//! every layer quote what the user wrote through [`display_type`], which
+//! lives here, the lowest layer that quotes anything.
 
 use crate::ctxt::Ctxt;
 use proc_macro2::Span;
@@ -423,11 +425,30 @@ fn value_tokens(meta: &ParseNestedMeta) -> String {
             Err(_) => break,
         }
     }
-    let text = crate::valid::display_type(&tokens);
+    let text = display_type(&tokens);
     match text.strip_prefix('=') {
         Some(value) => format!(" = {}", value.trim_start()),
         None => text,
     }
+}
+
+/// A type (or any tokens) as a message quotes it: `Tagged<u32>`, not
+/// `Tagged < u32 >`.
+pub fn display_type<T: ToTokens>(ty: &T) -> String {
+    let mut out = ty.to_token_stream().to_string();
+    for (from, to) in [
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" < ", "<"),
+        ("< ", "<"),
+        (" <", "<"),
+        (" >", ">"),
+        (" ,", ","),
+        ("& ", "&"),
+    ] {
+        out = out.replace(from, to);
+    }
+    out
 }
 
 /// Consumes `= value` or `(...)` after a key that was reported already.

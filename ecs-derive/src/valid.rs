@@ -2,9 +2,8 @@
 //! rule; every violation is reported, none stops the others.
 
 use crate::ast::{last_segment, tokens, Data, Field, Input};
-use crate::attr;
+use crate::attr::{self, display_type};
 use crate::ctxt::Ctxt;
-use quote::ToTokens;
 
 pub fn check(cx: &Ctxt, input: &Input) {
     check_static(cx, input);
@@ -404,22 +403,4 @@ fn check_no_parent(cx: &Ctxt, input: &Input) {
             );
         }
     }
-}
-
-/// `Tagged<u32>`, not `Tagged < u32 >`.
-pub fn display_type<T: ToTokens>(ty: &T) -> String {
-    let mut out = ty.to_token_stream().to_string();
-    for (from, to) in [
-        (" :: ", "::"),
-        (":: ", "::"),
-        (" < ", "<"),
-        ("< ", "<"),
-        (" <", "<"),
-        (" >", ">"),
-        (" ,", ","),
-        ("& ", "&"),
-    ] {
-        out = out.replace(from, to);
-    }
-    out
 }
