@@ -54,7 +54,7 @@ pub enum Error {
         /// The entity that was searched.
         entity: EntityId,
         /// The id that was not found.
-        instance: crate::InstanceId,
+        instance: crate::entity::InstanceId,
     },
 
     /// The parent link would make a cycle (an entity its own ancestor).

@@ -196,11 +196,12 @@ mod query;
 mod runtime;
 mod scene;
 mod storage;
+mod table;
 mod world;
 
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
-pub use data::catalog::{
+pub use component::catalog::{
     component_type, name_conflicts, register, registered_components, ComponentType,
 };
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
@@ -220,7 +221,8 @@ pub use runtime::message::Receive;
 pub use scene::search::TreeFilter;
 pub use world::bundle::Bundle;
 pub use world::entity_ref::{EntityMut, EntityRef};
-pub use world::instance::{ComponentInfo, Handle, InstanceId};
+pub use entity::InstanceId;
+pub use world::instance::{ComponentInfo, Handle};
 pub use world::state::{Filter, DEFAULT_LAYERS};
 pub use world::World;
 
@@ -237,17 +239,20 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::component::ops::{ComponentOps, Found, Missing, Probe, ProbeFallback};
-    pub use crate::component::registry::{Runtime, TypeNumberCell};
+    pub use crate::component::{erased_of, Runtime};
+    pub use crate::storage::numbers::TypeNumberCell;
     pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
     #[cfg(all(feature = "catalog", not(linked_catalog)))]
-    pub use crate::data::catalog::Registration;
-    pub use crate::runtime::behaviour::{BehaviourFns, DeclaresBehaviour, DeclaresUpdateWith};
+    pub use crate::component::catalog::Registration;
+    pub use crate::runtime::behaviour::{DeclaresBehaviour, DeclaresUpdateWith};
+    pub use crate::world::hooks::BehaviourFns;
     pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
     #[cfg(linked_catalog)]
+    pub use crate::component::catalog::linked_entry;
     pub use crate::storage::raw::LinkedEntry;
     pub use crate::storage::raw::{Lanes, Strided, StridedMut};
     pub use crate::storage::ErasedType;
-    pub use crate::world::require::{RequiredComponent, Requirements};
+    pub use crate::component::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
     #[cfg(all(feature = "catalog", not(linked_catalog)))]
     pub use inventory;

@@ -5,11 +5,13 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
+pub(crate) mod catalog;
 pub(crate) mod ops;
-pub(crate) mod registry;
+pub(crate) mod require;
 mod vtable;
 
-pub use vtable::ComponentVTable;
+pub(crate) use vtable::Capability;
+pub use vtable::{erased_of, ComponentVTable, Runtime};
 
 /// The deepest parent chain a component may declare (the type itself included).
 ///
@@ -100,7 +102,7 @@ pub trait Component: Send + Sync + 'static + Sized {
     #[doc(hidden)]
     /// What the derive finds per type for the runtime: capabilities and the
     /// number cache, in one constant (one body fewer per type for rustc).
-    const __RUNTIME: registry::Runtime = registry::Runtime::NONE;
+    const __RUNTIME: vtable::Runtime = vtable::Runtime::NONE;
 
     #[doc(hidden)]
     /// Everything the runtime knows about the type. A plain type keeps this

@@ -1,7 +1,13 @@
 //! What a component type can do beyond being stored (be defaulted, cloned,
-//! serialized, deserialized), found by the derive through method-lookup
-//! specialization so no extra attribute is needed, and kept as plain
-//! function pointers for code that only has a type's name.
+//! printed, serialized, deserialized), found by the derive through
+//! method-lookup specialization so no extra attribute is needed, and kept
+//! as plain function pointers for code that only has a type's name.
+//!
+//! Default, clone and debug are values' own business and live here, over
+//! the storage layer's arrays. The serde entry points belong to the data
+//! layer: this module declares where the probes put them ([`SerializeCap`],
+//! [`DeserializeCap`]) and carries them erased ([`Codec`]); the data layer
+//! fills them in and reads them back.
 
 use std::any::Any;
 use std::marker::PhantomData;
@@ -9,112 +15,34 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::data::format::{Fmt, Guard};
-use crate::entity::{CompRef, RowId, SegId, TypeIdx};
-use crate::storage::table::Place;
-use crate::storage::Segment;
-use crate::world::World;
+use crate::storage::raw::BlobVec;
 use crate::{Component, Error};
 
 /// A component value with its type erased.
 pub(crate) type BoxedComponent = Box<dyn Any + Send + Sync>;
 
-/// Copies one stored component into a box.
-pub(crate) type CloneFn = fn(&World, CompRef) -> BoxedComponent;
-/// Writes one stored value as JSON, compact or pretty (see [`Fmt`]).
-pub(crate) type JsonWriteFn = fn(Stored<'_>, &mut Vec<u8>, Fmt) -> Result<(), serde_json::Error>;
-/// Writes one stored value as MessagePack.
-pub(crate) type BinaryWriteFn =
-    fn(Stored<'_>, &mut Vec<u8>) -> Result<(), rmp_serde::encode::Error>;
-/// Reads one value from the JSON at the start of the input straight onto
-/// the end of segment `seg` of its type's column (type index `ty`),
-/// unchecked: the caller is filling in a new table row. Returns how many
-/// bytes it took.
-pub(crate) type JsonPushFn =
-    fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<usize, serde_json::Error>;
-/// Reads one value from exactly the MessagePack given.
-pub(crate) type BinaryReadFn = fn(&[u8]) -> Result<BoxedComponent, rmp_serde::decode::Error>;
-/// Reads one value from exactly the MessagePack given straight onto the
-/// end of segment `seg` of its type's column (type index `ty`), unchecked:
-/// the caller is filling in a new table row.
-pub(crate) type BinaryPushFn =
-    fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<(), rmp_serde::decode::Error>;
+/// Copies the value at a row of an array of the type into a box.
+pub(crate) type CloneFn = fn(&BlobVec, usize) -> BoxedComponent;
 
-/// A stored value of a known type: a component's row, or a resource.
-#[derive(Clone, Copy)]
-pub(crate) enum Stored<'a> {
-    Row(RowRef<'a>),
-    Any(&'a (dyn Any + Send + Sync)),
-}
+/// The value at a row of an array of the type, as `&dyn Debug`.
+pub(crate) type DebugFn = for<'a> fn(&'a BlobVec, usize) -> &'a dyn std::fmt::Debug;
 
-impl<'a> Stored<'a> {
-    fn get<T: 'static>(self) -> &'a T {
-        match self {
-            Stored::Row(at) => at.segment.get::<T>(at.row),
-            Stored::Any(value) => value
-                .downcast_ref()
-                .expect("a value is written by its own type's function"),
-        }
-    }
-}
-
-/// The ways of writing a value: JSON and MessagePack, each straight
-/// through serde.
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub struct SerializeFns {
-    pub(crate) json: JsonWriteFn,
-    pub(crate) binary: BinaryWriteFn,
-}
-/// Reads a component from JSON.
-pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
-/// Reads a component from JSON straight onto the end of segment `seg` of
-/// its type's column, unchecked: the caller is filling in a new table row.
-pub(crate) type DebugFn = for<'a> fn(RowRef<'a>) -> &'a dyn std::fmt::Debug;
-
-/// One stored component, for the capability functions that read it.
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub struct RowRef<'a> {
-    pub(crate) segment: &'a Segment,
-    pub(crate) row: RowId,
-}
-pub(crate) type DeserializePushFn =
-    fn(&mut World, TypeIdx, SegId, &serde_json::Value) -> Result<(), DataErrorParts>;
-
-/// Reads `count` components from the same JSON onto the end of segment `seg`,
-/// each with a fresh serial and, with `disabled`, the disabled bit. On error
-/// or panic some may have been pushed: the caller trims the segment.
-pub(crate) type DeserializePushManyFn =
-    fn(&mut World, TypeIdx, SegId, &serde_json::Value, usize, bool) -> Result<(), DataErrorParts>;
-
-/// The ways of reading a component: from a parsed JSON value (blueprints),
-/// and straight from a saved world's JSON text or MessagePack bytes.
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub struct DeserializeFns {
-    pub(crate) boxed: DeserializeFn,
-    pub(crate) push: DeserializePushFn,
-    pub(crate) push_many: DeserializePushManyFn,
-    pub(crate) json_push: JsonPushFn,
-    pub(crate) binary: BinaryReadFn,
-    pub(crate) binary_push: BinaryPushFn,
-}
+/// A layer's entry points for one type, erased: the layer that made them
+/// reads them back by downcasting to its own record type.
+pub type Codec = &'static (dyn Any + Send + Sync);
 
 /// The erased capabilities of one component type.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct ComponentOps {
-    pub default: Option<fn() -> BoxedComponent>,
-    pub clone: Option<CloneFn>,
-    pub serialize: Option<SerializeFns>,
-    pub deserialize: Option<DeserializeFns>,
-    pub debug: Option<DebugFn>,
+    pub(crate) default: Option<fn() -> BoxedComponent>,
+    pub(crate) clone: Option<CloneFn>,
+    /// The data layer's writers, when the type is `Serialize`.
+    pub(crate) serialize: Option<Codec>,
+    /// The data layer's readers, when the type is `DeserializeOwned`.
+    pub(crate) deserialize: Option<Codec>,
+    pub(crate) debug: Option<DebugFn>,
 }
-
-/// `(path inside the data, message)`.
-#[doc(hidden)]
-pub type DataErrorParts = (String, String);
 
 impl ComponentOps {
     /// No capability: what a type has before the derive's probes run.
@@ -133,115 +61,19 @@ fn default_boxed<T: Component + Default>() -> BoxedComponent {
     Box::new(T::default())
 }
 
-fn clone_boxed<T: Component + Clone>(world: &World, comp: CompRef) -> BoxedComponent {
-    Box::new(world.storage().segment(comp.seg).get::<T>(comp.row).clone())
+fn clone_boxed<T: Component + Clone>(values: &BlobVec, row: usize) -> BoxedComponent {
+    Box::new(
+        values
+            .get::<T>(row, 0)
+            .expect("a value is copied by its own type's function")
+            .clone(),
+    )
 }
 
-fn json_write<T: Component + Serialize>(
-    value: Stored<'_>,
-    out: &mut Vec<u8>,
-    fmt: Fmt,
-) -> Result<(), serde_json::Error> {
-    let mut ser = serde_json::Serializer::with_formatter(out, fmt);
-    value.get::<T>().serialize(Guard(&mut ser))
-}
-
-fn binary_write<T: Component + Serialize>(
-    value: Stored<'_>,
-    out: &mut Vec<u8>,
-) -> Result<(), rmp_serde::encode::Error> {
-    let mut ser = rmp_serde::Serializer::new(out);
-    value.get::<T>().serialize(&mut ser)
-}
-
-fn json_push<T: Component + DeserializeOwned>(
-    world: &mut World,
-    ty: TypeIdx,
-    seg: SegId,
-    input: &[u8],
-) -> Result<usize, serde_json::Error> {
-    let mut stream = serde_json::Deserializer::from_slice(input).into_iter::<T>();
-    match stream.next() {
-        Some(Ok(value)) => {
-            world.storage_mut().push_value(Place { ty, seg }, value);
-            Ok(stream.byte_offset())
-        }
-        Some(Err(error)) => Err(error),
-        None => Err(serde::de::Error::custom("expected a value")),
-    }
-}
-
-fn binary_read<T: Component + DeserializeOwned>(
-    input: &[u8],
-) -> Result<BoxedComponent, rmp_serde::decode::Error> {
-    Ok(Box::new(rmp_serde::from_slice::<T>(input)?))
-}
-
-fn binary_push<T: Component + DeserializeOwned>(
-    world: &mut World,
-    ty: TypeIdx,
-    seg: SegId,
-    input: &[u8],
-) -> Result<(), rmp_serde::decode::Error> {
-    let value = rmp_serde::from_slice::<T>(input)?;
-    world.storage_mut().push_value(Place { ty, seg }, value);
-    Ok(())
-}
-
-fn deserialize_value<T: DeserializeOwned>(data: &serde_json::Value) -> Result<T, DataErrorParts> {
-    // The fast path does not track where it is; only a failure pays for a
-    // second pass that finds the path.
-    match T::deserialize(data) {
-        Ok(value) => Ok(value),
-        Err(_) => match serde_path_to_error::deserialize::<_, T>(data) {
-            Ok(value) => Ok(value),
-            Err(error) => {
-                let path = error.path().to_string();
-                let path = if path == "." { String::new() } else { path };
-                Err((path, error.into_inner().to_string()))
-            }
-        },
-    }
-}
-
-fn deserialize_boxed<T: Component + DeserializeOwned>(
-    data: &serde_json::Value,
-) -> Result<BoxedComponent, DataErrorParts> {
-    Ok(Box::new(deserialize_value::<T>(data)?))
-}
-
-/// `ty` is `T`'s index in `world`, resolved once by the caller.
-fn deserialize_push<T: Component + DeserializeOwned>(
-    world: &mut World,
-    ty: TypeIdx,
-    seg: SegId,
-    data: &serde_json::Value,
-) -> Result<(), DataErrorParts> {
-    let value = deserialize_value::<T>(data)?;
-    world.storage_mut().push_value(Place { ty, seg }, value);
-    Ok(())
-}
-
-/// `ty` is `T`'s index in `world`; the column is downcast once for all
-/// `count` values.
-fn deserialize_push_many<T: Component + DeserializeOwned>(
-    world: &mut World,
-    ty: TypeIdx,
-    seg: SegId,
-    data: &serde_json::Value,
-    count: usize,
-    disabled: bool,
-) -> Result<(), DataErrorParts> {
-    let flag = if disabled {
-        crate::storage::DISABLED
-    } else {
-        0
-    };
-    world
-        .storage_mut()
-        .push_run(Place { ty, seg }, count, flag, || {
-            deserialize_value::<T>(data)
-        })
+fn debug_row<T: Component + std::fmt::Debug>(values: &BlobVec, row: usize) -> &dyn std::fmt::Debug {
+    values
+        .get::<T>(row, 0)
+        .expect("a value is printed by its own type's function")
 }
 
 /// Asks "does `T` implement ...?" in generated code: `probe.__ecs_default()`
@@ -310,13 +142,12 @@ pub struct Found<T>(PhantomData<fn() -> T>);
 #[doc(hidden)]
 pub struct Missing;
 
+/// A capability's probe method, and the trait that turns its answer into
+/// an entry point (`OP`); with `$value`, the entry point is made here.
 macro_rules! capability {
-    ($method:ident, $cap:ident, $bound:path, $ty:ty, $f:ident) => {
-        capability!($method, $cap, $bound, $ty, T => $f::<T>);
-    };
-    ($method:ident, $cap:ident, $bound:path, $ty:ty, $t:ident => $value:expr) => {
-        impl<$t: $bound> Probe<$t> {
-            pub fn $method(self) -> Found<$t> {
+    ($method:ident, $cap:ident, $bound:path, $ty:ty) => {
+        impl<T: $bound> Probe<T> {
+            pub fn $method(self) -> Found<T> {
                 Found(PhantomData)
             }
         }
@@ -325,11 +156,14 @@ macro_rules! capability {
         pub trait $cap {
             const OP: Option<$ty>;
         }
-        impl<$t: Component + $bound> $cap for Found<$t> {
-            const OP: Option<$ty> = Some($value);
-        }
         impl $cap for Missing {
             const OP: Option<$ty> = None;
+        }
+    };
+    ($method:ident, $cap:ident, $bound:path, $ty:ty, $f:ident) => {
+        capability!($method, $cap, $bound, $ty);
+        impl<T: Component + $bound> $cap for Found<T> {
+            const OP: Option<$ty> = Some($f::<T>);
         }
     };
 }
@@ -341,36 +175,12 @@ capability!(
     fn() -> BoxedComponent,
     default_boxed
 );
-fn debug_row<T: Component + std::fmt::Debug>(at: RowRef<'_>) -> &dyn std::fmt::Debug {
-    at.segment.get::<T>(at.row)
-}
-
 capability!(__ecs_debug, DebugCap, std::fmt::Debug, DebugFn, debug_row);
 capability!(__ecs_clone, CloneCap, Clone, CloneFn, clone_boxed);
-capability!(
-    __ecs_serialize,
-    SerializeCap,
-    Serialize,
-    SerializeFns,
-    T => SerializeFns {
-        json: json_write::<T>,
-        binary: binary_write::<T>,
-    }
-);
-capability!(
-    __ecs_deserialize,
-    DeserializeCap,
-    DeserializeOwned,
-    DeserializeFns,
-    T => DeserializeFns {
-        boxed: deserialize_boxed::<T>,
-        push: deserialize_push::<T>,
-        push_many: deserialize_push_many::<T>,
-        json_push: json_push::<T>,
-        binary: binary_read::<T>,
-        binary_push: binary_push::<T>,
-    }
-);
+// The serde entry points are the data layer's: it implements these two for
+// `Found<T>`.
+capability!(__ecs_serialize, SerializeCap, Serialize, Codec);
+capability!(__ecs_deserialize, DeserializeCap, DeserializeOwned, Codec);
 
 /// The five answers of the derive's probes, in the order default, clone,
 /// serialize, deserialize, debug.
@@ -401,17 +211,6 @@ impl ComponentOps {
     pub const fn probed<R: Answers>(probes: fn() -> R) -> &'static Self {
         let _ = probes;
         R::OPS
-    }
-}
-
-impl World {
-    /// The ops of `ty`, a type with stored components.
-    pub(crate) fn ops(&self, ty: crate::entity::TypeIdx) -> ComponentOps {
-        *self
-            .storage()
-            .info(ty)
-            .ops()
-            .expect("a type with stored components was registered by its own type")
     }
 }
 

@@ -11,12 +11,11 @@
 
 use std::any::TypeId;
 
-use crate::component::ops::ComponentOps;
+use crate::component::ops::{Codec, ComponentOps};
+use crate::component::require::Requirements;
 use crate::component::KeyChain;
-use crate::runtime::behaviour::BehaviourFns;
-use crate::runtime::message::ReceiverFn;
 use crate::storage::ErasedType;
-use crate::world::require::Requirements;
+use crate::storage::numbers::TypeNumberCell;
 use crate::Component;
 
 /// A component type's runtime description. Built by `#[derive(Component)]`;
@@ -26,10 +25,12 @@ use crate::Component;
 pub struct ComponentVTable {
     pub(crate) chain: KeyChain,
     pub(crate) erased: ErasedType,
-    /// The type's own behaviour, or the nearest ancestor's.
-    pub(crate) behaviour: Option<BehaviourFns>,
-    /// The receiver of a message type, from `receives(...)`.
-    pub(crate) receiver: fn(TypeId) -> Option<ReceiverFn>,
+    /// The type's own behaviour, or the nearest ancestor's: the world
+    /// layer's entry points, erased.
+    pub(crate) behaviour: Option<Capability>,
+    /// The receiver of a message type, from `receives(...)`: the runtime
+    /// layer's entry point, erased.
+    pub(crate) receiver: fn(TypeId) -> Option<Codec>,
     /// The parent's table: where a message type the type does not receive
     /// itself is looked up next.
     pub(crate) parent: Option<&'static ComponentVTable>,
@@ -40,7 +41,27 @@ pub struct ComponentVTable {
     pub(crate) transient: bool,
 }
 
-pub(crate) fn no_receiver(_: TypeId) -> Option<ReceiverFn> {
+/// Entry points an upper layer made for a type, erased, with the chain
+/// level of the type that declared them: 0 for the type's own, one more
+/// per generation for what a derived type inherits (run on the ancestor
+/// part it embeds).
+#[derive(Clone, Copy)]
+pub(crate) struct Capability {
+    pub(crate) record: Codec,
+    pub(crate) level: usize,
+}
+
+impl Capability {
+    /// The same entry points seen from a type one generation further down.
+    const fn inherited(self) -> Self {
+        Capability {
+            record: self.record,
+            level: self.level + 1,
+        }
+    }
+}
+
+pub(crate) fn no_receiver(_: TypeId) -> Option<Codec> {
     None
 }
 
@@ -59,7 +80,7 @@ impl ComponentVTable {
         // Behaviour is inherited, as a virtual method is: the derived type
         // runs its parent's on the part it embeds until it declares its own.
         table.behaviour = match P::__VTABLE.behaviour {
-            Some(fns) => Some(fns.inherited()),
+            Some(own) => Some(own.inherited()),
             None => None,
         };
         table.parent = Some(P::__VTABLE);
@@ -108,13 +129,16 @@ impl ComponentVTable {
     }
 
     /// Sets the behaviour entry points.
-    pub const fn behaviour(mut self, fns: BehaviourFns) -> Self {
-        self.behaviour = Some(fns);
+    pub const fn behaviour(mut self, fns: Codec) -> Self {
+        self.behaviour = Some(Capability {
+            record: fns,
+            level: 0,
+        });
         self
     }
 
     /// Sets the message receiver lookup.
-    pub const fn receiver(mut self, lookup: fn(TypeId) -> Option<ReceiverFn>) -> Self {
+    pub const fn receiver(mut self, lookup: fn(TypeId) -> Option<Codec>) -> Self {
         self.receiver = lookup;
         self
     }
@@ -144,12 +168,12 @@ impl ComponentVTable {
 
     /// How this type handles messages of type `message`: its own receiver,
     /// or else the nearest ancestor's, run on the part it embeds.
-    pub(crate) fn receiver_for(&'static self, message: TypeId) -> Option<ReceiverFn> {
+    pub(crate) fn receiver_for(&'static self, message: TypeId) -> Option<Capability> {
         let mut table = Some(self);
         let mut level = 0;
         while let Some(t) = table {
-            if let Some(receiver) = (t.receiver)(message) {
-                return Some(receiver.at_level(level));
+            if let Some(record) = (t.receiver)(message) {
+                return Some(Capability { record, level });
             }
             table = t.parent;
             level += 1;
@@ -161,4 +185,34 @@ impl ComponentVTable {
     pub(crate) fn type_id(&self) -> TypeId {
         self.erased.type_id()
     }
+}
+
+/// What `#[derive(Component)]` finds per type for the runtime, in one
+/// constant: the type's default / clone / serde / debug support (found by
+/// the derive's probes, see `ComponentOps::probed`) and the cache of its
+/// process-wide number (a `static` the derive gives every non-generic type;
+/// a `static` in a generic impl would be shared by every instantiation).
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Runtime {
+    /// The type's capabilities.
+    pub ops: &'static crate::component::ops::ComponentOps,
+    /// The number cache, for a non-generic type.
+    pub number: Option<&'static TypeNumberCell>,
+}
+
+impl Runtime {
+    /// No capabilities and no cache: the trait's default.
+    pub const NONE: Runtime = Runtime {
+        ops: &crate::component::ops::ComponentOps::none(),
+        number: None,
+    };
+}
+
+/// The memory facts of `T`: what a derived type's description links to as
+/// its parent's (storage's `__erased_with_parent!` reads it through this,
+/// since storage does not know what a component is).
+#[doc(hidden)]
+pub const fn erased_of<T: Component>() -> &'static ErasedType {
+    T::__VTABLE.erased()
 }

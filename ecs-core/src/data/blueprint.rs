@@ -24,7 +24,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::component::ops::{DataErrorParts, DeserializeFns};
+use crate::data::codec::{DataErrorParts, DeserializeFns};
 use crate::data::catalog::component_type;
 use crate::data::refs::{with_context, RefContext};
 use crate::entity::{SegId, TableId, TypeIdx};
@@ -248,7 +248,7 @@ impl Blueprint {
             let found = component_type(&spec.type_name)
                 .map_err(|e| data_error(&join(&here, "type"), e.to_string()))?;
             let ty = found.register(world);
-            let fns = world.ops(ty).deserialize.ok_or_else(|| {
+            let fns = crate::data::codec::deserialize_fns(&world.ops(ty)).ok_or_else(|| {
                 data_error(
                     &here,
                     format!(
@@ -259,7 +259,7 @@ impl Blueprint {
             })?;
             components.push(ResolvedComponent {
                 ty,
-                fns,
+                fns: *fns,
                 data: &spec.data,
                 enabled: spec.enabled.unwrap_or(true),
             });

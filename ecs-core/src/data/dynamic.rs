@@ -54,7 +54,8 @@ impl World {
                     .clone
                     .ok_or_else(|| lacking(self.storage().info(c.ty).key().name(), "`Clone`"))?;
                 let (_, enabled) = self.instance_of(c);
-                prepared.components.push((c.ty, clone(self, c), enabled));
+                let values = self.storage().segment(c.seg).values();
+                prepared.components.push((c.ty, clone(values, c.row.index()), enabled));
             }
             list.push(prepared);
         }
@@ -146,9 +147,8 @@ impl EntityMut<'_> {
         world.check_single_ty(index, ty, info_name)?;
         let before = world.comp_count(index);
         world.append_boxed(index, ty, default());
-        let mut requirements = crate::world::require::Requirements::default();
-        world.vtable(ty).add_requirements(&mut requirements);
-        requirements.apply_or_take_back(world, index, before)?;
+        let requirements = crate::component::require::Requirements::of(world.vtable(ty));
+        world.apply_requirements_or_take_back(&requirements, index, before)?;
         world.fire_added_hooks(index, before);
         Ok(())
     }

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::component::ops::Stored;
+use crate::data::codec::Stored;
 use crate::data::blueprint::{Blueprint, BlueprintLibrary, ComponentSpec};
 use crate::data::catalog::component_type;
 use crate::data::format::Fmt;
@@ -38,7 +38,7 @@ pub(crate) fn merge_patch(target: &mut Value, patch: &Value) {
 /// `Default` and `Serialize`.
 fn default_json(name: &str) -> Option<Value> {
     let ops = component_type(name).ok()?.ops();
-    let (make, write) = (ops.default?, ops.serialize?);
+    let (make, write) = (ops.default?, crate::data::codec::serialize_fns(ops)?);
     let value = make();
     let mut out = Vec::new();
     (write.json)(Stored::Any(&*value), &mut out, Fmt::new(false, 0)).ok()?;
@@ -51,7 +51,7 @@ fn default_json(name: &str) -> Option<Value> {
 /// not.
 fn ready(spec: &ComponentSpec) -> Result<Value, (String, String)> {
     let found = component_type(&spec.type_name).map_err(|e| ("type".to_owned(), e.to_string()))?;
-    let fns = found.ops().deserialize.ok_or_else(|| {
+    let fns = crate::data::codec::deserialize_fns(found.ops()).ok_or_else(|| {
         (
             String::new(),
             format!(

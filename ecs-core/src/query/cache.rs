@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::query::plan::{Filters, Plan};
 use crate::query::term::TermInfo;
-use crate::storage::{Storage, TypeIdHasher};
+use crate::table::{Storage, TypeIdHasher};
 
 /// Plans by query terms, then by filters. The terms are named by the
 /// address of the query type's constant term list, which costs no

@@ -11,7 +11,7 @@ use crate::query::plan::{Place, Plan};
 use crate::query::term::Generations;
 use crate::query::term::{Slot, SlotKind, TermInfo};
 use crate::storage::raw::{Lanes, Lockstep};
-use crate::storage::{Segment, Storage, Table};
+use crate::table::{Segment, Storage, Table};
 
 /// Where a query's terms borrow their segments from, beside the tables
 /// they are in (a plain slice for both kinds, so opening a table does not

@@ -21,12 +21,14 @@ pub use data::QueryData;
 pub use iter::QueryIter;
 pub use term::{All, Term};
 
-use crate::world::World;
+use crate::entity::Entities;
+use crate::table::Storage;
 use crate::Component;
 use iter::Source;
 use plan::Filters;
 
 pub(crate) use cache::PlanCache;
+pub(crate) use one::{one, one_mut};
 
 /// A [`QueryData`] whose terms only read (`&T`, `Option<&T>`, `EntityId`):
 /// what [`World::query`] takes.
@@ -57,18 +59,54 @@ macro_rules! read_only {
 }
 for_each_tuple!(read_only);
 
-/// A read-only query over a world: see [`World::query`].
+/// A read-only query over a world: see [`World::query`](crate::World::query).
 pub struct Query<'w, Q> {
-    world: &'w World,
+    entities: &'w Entities,
+    storage: &'w Storage,
+    plans: &'w PlanCache,
     filters: Filters,
     _data: PhantomData<fn() -> Q>,
 }
 
-/// A query that may write: see [`World::query_mut`].
+/// A query that may write: see [`World::query_mut`](crate::World::query_mut).
 pub struct QueryMut<'w, Q> {
-    world: &'w mut World,
+    entities: &'w Entities,
+    storage: &'w mut Storage,
+    plans: &'w mut PlanCache,
     filters: Filters,
     _data: PhantomData<fn() -> Q>,
+}
+
+impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
+    /// A query over the world made of these parts, with no filter yet.
+    pub(crate) fn new(entities: &'w Entities, storage: &'w Storage, plans: &'w PlanCache) -> Self {
+        Query {
+            entities,
+            storage,
+            plans,
+            filters: Filters::default(),
+            _data: PhantomData,
+        }
+    }
+}
+
+impl<'w, Q: QueryData> QueryMut<'w, Q> {
+    /// A writing query over the world made of these parts, with no filter
+    /// yet; panics when two terms could hand out one component twice.
+    pub(crate) fn new(
+        entities: &'w Entities,
+        storage: &'w mut Storage,
+        plans: &'w mut PlanCache,
+    ) -> Self {
+        check_conflicts::<Q>();
+        QueryMut {
+            entities,
+            storage,
+            plans,
+            filters: Filters::default(),
+            _data: PhantomData,
+        }
+    }
 }
 
 macro_rules! filters {
@@ -104,12 +142,11 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
     /// The matching entities' items; a shared query can be walked any
     /// number of times.
     pub fn iter(&self) -> QueryIter<'w, Q> {
-        let storage = self.world.storage();
-        let plan = self.world.plans().plan(storage, Q::TERMS, &self.filters);
+        let plan = self.plans.plan(self.storage, Q::TERMS, &self.filters);
         QueryIter::new(
             plan,
-            Source::shared(storage),
-            self.world.entities(),
+            Source::shared(self.storage),
+            self.entities,
             self.filters.inactive,
         )
     }
@@ -149,81 +186,9 @@ impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
     type Item = Q::Item<'w>;
     type IntoIter = QueryIter<'w, Q>;
     fn into_iter(self) -> QueryIter<'w, Q> {
-        let (entities, storage, plans) = self.world.query_parts_mut();
-        let plan = plans.plan_mut(storage, Q::TERMS, &self.filters);
-        let source = Source::new_mut(storage, plan.segments());
-        QueryIter::new(plan, source, entities, self.filters.inactive)
-    }
-}
-
-impl World {
-    /// Every entity holding a component that is-a each required term's
-    /// type, read-only: `Q` is a tuple of `&T`, `Option<&T>` and
-    /// [`EntityId`](crate::EntityId) terms. Tables are visited in the order
-    /// they were made, rows in storage order. Disabled components and
-    /// disabled or killed entities are skipped unless
-    /// [`Query::include_inactive`] is called.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Moving { speed: f32 }
-    /// #[derive(Component)]
-    /// #[component(parent = Moving)]
-    /// struct AxisMoving { base: Moving, vertical: bool }
-    /// let mut world = World::new();
-    /// world.spawn_with((Moving { speed: 1.0 },))?;
-    /// world.spawn_with((AxisMoving { base: Moving { speed: 2.0 }, vertical: true },))?;
-    /// let total: f32 = world.query::<(&Moving,)>().into_iter().map(|(m,)| m.speed).sum();
-    /// assert_eq!(total, 3.0); // the AxisMoving is-a Moving
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn query<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
-        Query {
-            world: self,
-            filters: Filters::default(),
-            _data: PhantomData,
-        }
-    }
-
-    /// Like [`World::query`], with `&mut T` and `Option<&mut T>` terms
-    /// too. A tuple whose terms could hand out the same component twice,
-    /// one of them mutably (`(&mut Position, &Position)`, or
-    /// `(&mut Moving, &AxisMoving)` where `AxisMoving` is-a `Moving`), does
-    /// not compile.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Position(f32);
-    /// #[derive(Component)]
-    /// struct Velocity(f32);
-    /// #[derive(Component)]
-    /// struct Frozen;
-    /// let mut world = World::new();
-    /// let a = world.spawn_with((Position(0.0), Velocity(1.0)))?;
-    /// let b = world.spawn_with((Position(0.0), Velocity(1.0), Frozen))?;
-    /// for (id, pos, vel) in world.query_mut::<(EntityId, &mut Position, &Velocity)>().without::<Frozen>() {
-    ///     assert_eq!(id, a);
-    ///     pos.0 += vel.0;
-    /// }
-    /// assert_eq!(world.entity(a)?.get::<Position>().unwrap().0, 1.0);
-    /// assert_eq!(world.entity(b)?.get::<Position>().unwrap().0, 0.0);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    ///
-    /// # Panics
-    /// Only for two terms naming the same instantiation of one generic
-    /// component type (`(&mut Stat<Hp>, &Stat<Hp>)`), which a constant
-    /// cannot tell from two different ones; every other conflict is a
-    /// compile error.
-    pub fn query_mut<Q: QueryData>(&mut self) -> QueryMut<'_, Q> {
-        check_conflicts::<Q>();
-        QueryMut {
-            world: self,
-            filters: Filters::default(),
-            _data: PhantomData,
-        }
+        let plan = self.plans.plan_mut(self.storage, Q::TERMS, &self.filters);
+        let source = Source::new_mut(self.storage, plan.segments());
+        QueryIter::new(plan, source, self.entities, self.filters.inactive)
     }
 }
 

@@ -4,7 +4,7 @@ use std::any::TypeId;
 
 use crate::entity::{SegId, TableId, TypeIdx};
 use crate::query::term::TermInfo;
-use crate::storage::Storage;
+use crate::table::Storage;
 
 /// A query's `with`/`without` filters and whether it sees inactive rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

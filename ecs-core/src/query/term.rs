@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use crate::entity::{Entities, EntityIndex};
 use crate::storage::raw::{Lanes, Strided, StridedMut};
-use crate::storage::{Segment, DISABLED};
+use crate::table::{Segment, DISABLED};
 use crate::{Component, ComponentKey, EntityId};
 
 /// How one term reads: which component type (`None` for [`EntityId`]),

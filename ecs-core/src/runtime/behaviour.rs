@@ -3,9 +3,13 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use crate::entity::{CompRef, EntityIndex, RowId, TypeIdx};
+use std::marker::PhantomData;
+
+use crate::component::ops::Codec;
+use crate::entity::{CompRef, RowId, TypeIdx};
 use crate::runtime::context::Context;
-use crate::storage::{LentColumn, Segment, DISABLED, STARTED};
+use crate::table::{LentColumn, Segment, DISABLED, STARTED};
+use crate::world::hooks::{BehaviourFns, Hook};
 use crate::world::World;
 use crate::Component;
 
@@ -377,54 +381,33 @@ pub trait UpdateWith<S: Component>: Behaviour + DeclaresUpdateWith<S> {
 )]
 pub trait DeclaresUpdateWith<S> {}
 
-/// A lifecycle moment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Hook {
-    Attach,
-    Detach,
-    Enable,
-    Disable,
-    Kill,
-    Revive,
+/// Finds the entry points of behaviour types for the derive: each is a
+/// constant, made once per type, that a type's table carries erased.
+struct EntryPoints<T, S>(PhantomData<fn() -> (T, S)>);
+
+impl<T: Behaviour> EntryPoints<T, ()> {
+    const PLAIN: &'static BehaviourFns = &BehaviourFns {
+        update: update_type::<T>,
+        hook: run_hook::<T>,
+    };
 }
 
-/// The type-erased entry points of one behaviour type, built by the derive,
-/// and the chain level at which a component holds the behaviour: 0 for a
-/// type's own behaviour, one more per generation for a behaviour inherited
-/// from an ancestor (run on the ancestor part the component embeds).
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub struct BehaviourFns {
-    pub(crate) update: fn(&mut World, TypeIdx, usize, f32) -> usize,
-    pub(crate) hook: fn(&mut World, CompRef, usize, Hook),
-    pub(crate) level: usize,
+impl<T: UpdateWith<S>, S: Component> EntryPoints<T, S> {
+    const WITH: &'static BehaviourFns = &BehaviourFns {
+        update: update_with_type::<T, S>,
+        hook: run_hook::<T>,
+    };
 }
 
 impl BehaviourFns {
-    /// The entry points of `T`.
-    pub const fn of<T: Behaviour>() -> Self {
-        BehaviourFns {
-            update: update_type::<T>,
-            hook: run_hook::<T>,
-            level: 0,
-        }
+    /// The entry points of `T`, for its table.
+    pub const fn of<T: Behaviour>() -> Codec {
+        EntryPoints::<T, ()>::PLAIN
     }
 
-    /// The entry points of `T`, updated with its sibling `S`.
-    pub const fn with<T: UpdateWith<S>, S: Component>() -> Self {
-        BehaviourFns {
-            update: update_with_type::<T, S>,
-            hook: run_hook::<T>,
-            level: 0,
-        }
-    }
-
-    /// The same behaviour seen from a type one generation further down.
-    pub(crate) const fn inherited(self) -> Self {
-        BehaviourFns {
-            level: self.level + 1,
-            ..self
-        }
+    /// The entry points of `T`, updated with its sibling `S`, for its table.
+    pub const fn with<T: UpdateWith<S>, S: Component>() -> Codec {
+        EntryPoints::<T, S>::WITH
     }
 }
 
@@ -689,7 +672,7 @@ impl World {
     /// first component was attached.
     pub(crate) fn effective_update_order(&self) -> Vec<TypeIdx> {
         let mut order = self.runtime().update_order.clone();
-        for &ty in &self.runtime().first_attached {
+        for &ty in self.first_attached() {
             if !order.contains(&ty) {
                 order.push(ty);
             }
@@ -737,8 +720,8 @@ impl World {
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut updated = 0;
             for ty in order {
-                if let Some(fns) = self.storage().info(ty).vtable().and_then(|v| v.behaviour) {
-                    updated += (fns.update)(self, ty, fns.level, dt);
+                if let Some((fns, level)) = self.behaviour_fns(ty) {
+                    updated += (fns.update)(self, ty, level, dt);
                 }
             }
             updated
@@ -754,156 +737,5 @@ impl World {
                 resume_unwind(panic)
             }
         }
-    }
-
-    /// Fires `hook` on the component `comp` when its type is a behaviour.
-    /// `on_enable` and `on_disable` bracket the time a component is enabled
-    /// on an enabled entity, so they alternate: on a disabled entity a
-    /// component gets neither when it is added, removed, enabled or
-    /// disabled, and the entity's `set_enabled` fires them instead
-    /// ([`World::fire_on_entity`]).
-    pub(crate) fn fire(&mut self, comp: CompRef, hook: Hook) {
-        if matches!(hook, Hook::Enable | Hook::Disable) && self.owner_disabled(comp) {
-            return;
-        }
-        self.fire_always(comp, hook);
-    }
-
-    fn fire_always(&mut self, comp: CompRef, hook: Hook) {
-        if hook == Hook::Attach && !self.runtime().first_attached.contains(&comp.ty) {
-            self.runtime_mut().first_attached.push(comp.ty);
-        }
-        if let Some(fns) = self
-            .storage()
-            .info(comp.ty)
-            .vtable()
-            .and_then(|v| v.behaviour)
-        {
-            (fns.hook)(self, comp, fns.level, hook);
-        }
-    }
-
-    /// Whether the entity holding `comp` is disabled.
-    fn owner_disabled(&self, comp: CompRef) -> bool {
-        // A column taken out is running a hook or an update, which cannot
-        // fire another on it anyway.
-        if self.storage().try_column(comp.ty).is_none() {
-            return false;
-        }
-        let table = self.storage().segment(comp.seg).table();
-        let owner = self.storage().table(table).owners()[comp.row.index()];
-        self.slot(owner).disabled
-    }
-
-    /// The one rule for what fires after components are added, used by every
-    /// path that adds them (`add`, bundles, `add_by_name`, blueprints, clones,
-    /// loads): the entity's components from position `from` on were added by
-    /// one operation, requirements appended after what required them (see
-    /// `require.rs`); each gets `on_attach`, then `on_enable` if it is
-    /// enabled, and each comes after the components of that operation that
-    /// meet its requirements (Unity's `RequireComponent` order), otherwise in
-    /// storage order.
-    pub(crate) fn fire_added_hooks(&mut self, index: EntityIndex, from: usize) {
-        if !self.layout_of(index)[from..]
-            .iter()
-            .any(|p| self.has_hooks(p.ty))
-        {
-            return;
-        }
-        // Hooks cannot add or remove components, so positions stay valid.
-        for pos in self.requirements_first(index, from) {
-            let c = self.comp_at(index, pos);
-            if self.has_hooks(c.ty) {
-                self.fire(c, Hook::Attach);
-                if self
-                    .storage()
-                    .meta(c.ty, c.seg, c.row)
-                    .is_some_and(|meta| meta & DISABLED == 0)
-                {
-                    self.fire(c, Hook::Enable);
-                }
-            }
-        }
-    }
-
-    /// Positions `from..` of the entity's components, each after the
-    /// positions (from `from` on) of the components that meet its
-    /// requirements: the first component that is-a each required type, the
-    /// one `require.rs` finds before adding a default.
-    fn requirements_first(&self, index: EntityIndex, from: usize) -> Vec<usize> {
-        /// Pushes `pos` after what meets its requirements, depth first.
-        fn visit(
-            world: &World,
-            (index, from): (EntityIndex, usize),
-            pos: usize,
-            seen: &mut [bool],
-            order: &mut Vec<usize>,
-        ) {
-            if std::mem::replace(&mut seen[pos - from], true) {
-                return; // done, or in progress: two types requiring each other
-            }
-            let ty = world.layout_of(index)[pos].ty;
-            if world.storage().info(ty).has_requirements() {
-                let mut requirements = crate::world::require::Requirements::default();
-                world.vtable(ty).add_requirements(&mut requirements);
-                for key in requirements.keys() {
-                    let met_by = world
-                        .storage()
-                        .types()
-                        .index_of_id(key.type_id())
-                        .and_then(|t| world.position_of(index, t));
-                    if let Some(p) = met_by.filter(|&p| p >= from) {
-                        visit(world, (index, from), p, seen, order);
-                    }
-                }
-            }
-            order.push(pos);
-        }
-        let count = self.comp_count(index);
-        let mut seen = vec![false; count - from];
-        let mut order = Vec::with_capacity(count - from);
-        for pos in from..count {
-            visit(self, (index, from), pos, &mut seen, &mut order);
-        }
-        order
-    }
-
-    /// Fires `on_disable` (when enabled) and `on_detach` on each component,
-    /// in the order given, before they are removed.
-    pub(crate) fn fire_removal_hooks(&mut self, comps: &[CompRef]) {
-        for &c in comps {
-            if self.has_hooks(c.ty) {
-                if self
-                    .storage()
-                    .meta(c.ty, c.seg, c.row)
-                    .is_some_and(|meta| meta & DISABLED == 0)
-                {
-                    self.fire(c, Hook::Disable);
-                }
-                self.fire(c, Hook::Detach);
-            }
-        }
-    }
-
-    /// Fires `hook` on each of the entity's components with hooks, in
-    /// insertion order; with `enabled_only`, only on enabled components.
-    pub(crate) fn fire_on_entity(&mut self, index: EntityIndex, hook: Hook, enabled_only: bool) {
-        let comps: Vec<CompRef> = self.comps(index).collect();
-        for c in comps {
-            let enabled = self
-                .storage()
-                .meta(c.ty, c.seg, c.row)
-                .is_some_and(|meta| meta & DISABLED == 0);
-            // The entity's own flag has just changed: this is the moment
-            // `fire` leaves to it.
-            if !enabled_only || enabled {
-                self.fire_always(c, hook);
-            }
-        }
-    }
-
-    /// Whether components of `ty` have hooks.
-    pub(crate) fn has_hooks(&self, ty: TypeIdx) -> bool {
-        self.storage().info(ty).has_hooks()
     }
 }

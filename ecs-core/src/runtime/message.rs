@@ -3,11 +3,14 @@
 //! `SendMessageUpwards`), dispatched through tables the derive generates.
 
 use std::any::{Any, TypeId};
+use std::marker::PhantomData;
 
+use crate::component::ops::Codec;
+use crate::component::Capability;
 use crate::entity::{CompRef, EntityIndex};
 use crate::runtime::behaviour::with_segment_out;
 use crate::runtime::context::Context;
-use crate::storage::DISABLED;
+use crate::table::DISABLED;
 use crate::world::World;
 use crate::{Component, EntityId, Error};
 
@@ -91,19 +94,34 @@ pub struct ReceiverFn {
     level: usize,
 }
 
+/// The receiver of `M` by `C`, made once per pair as a constant.
+struct EntryPoint<C, M>(PhantomData<fn() -> (C, M)>);
+
+impl<C: Receive<M>, M: 'static> EntryPoint<C, M> {
+    const FN: &'static ReceiverFn = &ReceiverFn {
+        deliver: deliver::<C, M>,
+        level: 0,
+    };
+}
+
 impl ReceiverFn {
     /// Delivers `M` to `C`, unless that component is disabled; `true` when
-    /// it received.
-    pub const fn of<C: Receive<M>, M: 'static>() -> Self {
-        ReceiverFn {
-            deliver: deliver::<C, M>,
-            level: 0,
-        }
+    /// it received. Erased, for `C`'s table.
+    pub const fn of<C: Receive<M>, M: 'static>() -> Codec {
+        EntryPoint::<C, M>::FN
     }
 
-    /// The same receiver run on the part at chain level `level`.
-    pub(crate) fn at_level(self, level: usize) -> Self {
-        ReceiverFn { level, ..self }
+    /// The receiver a type's table names for a message type, run on the
+    /// part at the chain level the table found it at.
+    fn found(own: Capability) -> Self {
+        let fns: &ReceiverFn = own
+            .record
+            .downcast_ref()
+            .expect("a receiver's entry point is a `ReceiverFn`");
+        ReceiverFn {
+            level: own.level,
+            ..*fns
+        }
     }
 }
 
@@ -237,6 +255,7 @@ impl World {
             .map(|(_, info)| {
                 info.vtable()
                     .and_then(|vt| vt.receiver_for(TypeId::of::<M>()))
+                    .map(ReceiverFn::found)
             })
             .collect();
         if table.iter().all(Option::is_none) {

@@ -49,9 +49,6 @@ impl ErrorLog {
 pub(crate) struct RuntimeState {
     /// Behaviour types named by `set_update_order`, first to last.
     update_order: Vec<TypeIdx>,
-    /// Behaviour types in the order their first component was attached
-    /// (a failed add attaches nothing, so it decides nothing).
-    first_attached: Vec<TypeIdx>,
     commands: commands::Commands,
     command_errors: ErrorLog,
     in_update: bool,

@@ -69,7 +69,7 @@ macro_rules! tuple_bundle {
                     $(world.append_checked(index, $name)?;)+
                     Ok(())
                 })();
-                let mut requirements = crate::world::require::Requirements::default();
+                let mut requirements = crate::component::require::Requirements::default();
                 $(<$name as Component>::__VTABLE.add_requirements(&mut requirements);)+
                 world.finish_insert(index, before, appended, &requirements)
             }

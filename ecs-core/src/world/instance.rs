@@ -3,58 +3,10 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::entity::{CompRef, EntityIndex, TypeIdx};
-use crate::storage::{DISABLED, SERIAL_MASK};
+use crate::entity::{CompRef, EntityIndex, InstanceId, TypeIdx};
+use crate::table::{DISABLED, SERIAL_MASK};
 use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
-
-/// Names one component instance of one world, unique for the world's lifetime.
-///
-/// Made of the concrete type's index in the world and a serial counted per
-/// type (2^30 instances of one type before serials repeat).
-///
-/// ```
-/// # use ecs_core::prelude::*;
-/// #[derive(Component)]
-/// #[component(multiple)]
-/// struct Tag(u8);
-/// let mut world = World::new();
-/// let id = world.spawn_with((Tag(1), Tag(2)))?;
-/// let ids: Vec<InstanceId> = world.entity(id)?.components().map(|c| c.instance).collect();
-/// assert_ne!(ids[0], ids[1]);
-/// assert_eq!(world.entity(id)?.get_by_instance::<Tag>(ids[1]).unwrap().0, 2);
-/// # Ok::<(), ecs_core::Error>(())
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct InstanceId {
-    pub(crate) ty: crate::entity::TypeIdx,
-    pub(crate) serial: u32,
-}
-
-impl InstanceId {
-    /// Packs the id into one `u64`.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// #[component(multiple)]
-    /// struct Tag;
-    /// let mut world = World::new();
-    /// let id = world.spawn_with((Tag, Tag))?;
-    /// let bits: Vec<u64> = world.entity(id)?.components().map(|c| c.instance.to_bits()).collect();
-    /// assert_ne!(bits[0], bits[1]);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub const fn to_bits(self) -> u64 {
-        ((self.ty.0 as u64) << 32) | self.serial as u64
-    }
-}
-
-impl fmt::Debug for InstanceId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}.{}", self.ty.0, self.serial)
-    }
-}
 
 /// A weak, `Copy` reference to one component instance, seen as a `T`.
 ///

@@ -1,10 +1,10 @@
 //! The world's view of where an entity's components are: its slot names a
 //! table and a row, the table's layout names the components. Structural
-//! moves themselves belong to [`Storage`](crate::storage::Storage); these
+//! moves themselves belong to [`Storage`](crate::table::Storage); these
 //! wrappers pair them with the entity table.
 
 use crate::entity::{CompRef, Entities, EntityIndex, EntitySlot, TableId, TypeIdx};
-use crate::storage::{Comps, Place, Storage};
+use crate::table::{Comps, Place, Storage};
 use crate::world::World;
 
 impl World {
@@ -26,27 +26,8 @@ impl World {
         &self.storage
     }
 
-    /// The entity table beside the storage borrowed mutably: what a query
-    /// handing out values of many entities needs.
-    #[inline]
-    pub(crate) fn entities_and_storage_mut(&mut self) -> (&Entities, &mut Storage) {
-        (&self.entities, &mut self.storage)
-    }
 
-    /// What a writing query needs: the entity table, the storage, and the
-    /// query plans kept between calls.
-    #[inline]
-    pub(crate) fn query_parts_mut(
-        &mut self,
-    ) -> (&Entities, &mut Storage, &mut crate::query::PlanCache) {
-        (&self.entities, &mut self.storage, &mut self.plans)
-    }
 
-    /// The query plans kept between calls.
-    #[inline]
-    pub(crate) fn plans(&self) -> &crate::query::PlanCache {
-        &self.plans
-    }
 
     /// Mutable twin of [`World::storage`]: for changes that keep every
     /// entity's location (values, meta words, serials, new tables).

@@ -2,11 +2,20 @@
 //! and [`EntityMut`](crate::EntityMut).
 
 use crate::entity::{EntityIndex, SegId, TypeIdx};
-use crate::storage::table::Place;
+use crate::table::tables::Place;
 use crate::world::World;
 use crate::{Component, Error};
 
 impl World {
+    /// The capabilities of `ty`, a type with stored components.
+    pub(crate) fn ops(&self, ty: TypeIdx) -> crate::component::ops::ComponentOps {
+        *self
+            .storage
+            .info(ty)
+            .ops()
+            .expect("a type with stored components was registered by its own type")
+    }
+
     #[inline(always)]
     pub(crate) fn find<T: Component>(&self, index: EntityIndex) -> Option<&T> {
         self.storage.find(self.entities.slot(index))
@@ -74,9 +83,8 @@ impl World {
     ) -> Result<(), Error> {
         let before = self.comp_count(index);
         self.append_checked(index, value)?;
-        let mut requirements = crate::world::require::Requirements::default();
-        C::__VTABLE.add_requirements(&mut requirements);
-        requirements.apply_or_take_back(self, index, before)
+        let requirements = crate::component::require::Requirements::of(C::__VTABLE);
+        self.apply_requirements_or_take_back(&requirements, index, before)
     }
 
     /// Checks the single rule for `value` and appends it, without its
@@ -104,13 +112,13 @@ impl World {
         index: EntityIndex,
         before: usize,
         appended: Result<(), Error>,
-        requirements: &crate::world::require::Requirements,
+        requirements: &crate::component::require::Requirements,
     ) -> Result<(), Error> {
         if let Err(error) = appended {
             self.truncate_components(index, before);
             return Err(error);
         }
-        requirements.apply_or_take_back(self, index, before)?;
+        self.apply_requirements_or_take_back(&requirements, index, before)?;
         self.fire_added_hooks(index, before);
         Ok(())
     }
@@ -181,8 +189,7 @@ impl World {
 
     /// Whether adding `C` is just a push: no requirements, no hooks.
     pub(crate) fn is_plain<C: Component>(&self) -> bool {
-        let mut requirements = crate::world::require::Requirements::default();
-        C::__VTABLE.add_requirements(&mut requirements);
+        let requirements = crate::component::require::Requirements::of(C::__VTABLE);
         requirements.is_empty() && C::__VTABLE.behaviour.is_none()
     }
 
@@ -219,7 +226,7 @@ impl World {
         }
     }
 
-    /// See [`Types::single_clash`](crate::storage::Types::single_clash).
+    /// See [`Types::single_clash`](crate::table::Types::single_clash).
     pub(crate) fn single_clash(&self, a: TypeIdx, b: TypeIdx) -> Option<TypeIdx> {
         self.storage.types().single_clash(a, b)
     }

@@ -2,6 +2,7 @@
 
 pub(crate) mod bundle;
 pub(crate) mod entity_ref;
+pub(crate) mod hooks;
 pub(crate) mod instance;
 pub(crate) mod lookup;
 pub(crate) mod prepared;
@@ -19,7 +20,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::component::ComponentVTable;
 use crate::entity::{CompRef, Entities, EntityIndex, TableId, TypeIdx};
-use crate::storage::{Storage, TypeIdHasher, EMPTY_TABLE};
+use crate::table::{Storage, TypeIdHasher, EMPTY_TABLE};
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 
 /// A set of entities and their components.
@@ -61,6 +62,9 @@ pub struct World {
     resources: resources::Resources,
     /// The plans of the queries run on this world.
     plans: crate::query::PlanCache,
+    /// Behaviour types in the order their first component was attached
+    /// (a failed add attaches nothing, so it decides nothing).
+    first_attached: Vec<TypeIdx>,
 }
 
 impl World {
@@ -410,9 +414,9 @@ impl World {
         if let Some(ty) = self.storage.registered(vtable) {
             return ty;
         }
-        let mut requirements = crate::world::require::Requirements::default();
+        let mut requirements = crate::component::require::Requirements::default();
         (vtable.requirements)(&mut requirements);
-        crate::data::catalog::note_stored(vtable);
+        crate::component::catalog::note_stored(vtable);
         self.storage.register(vtable, !requirements.is_empty())
     }
 

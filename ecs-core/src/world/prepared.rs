@@ -4,7 +4,7 @@
 
 use crate::component::ops::BoxedComponent;
 use crate::entity::{EntityIndex, TypeIdx};
-use crate::storage::table::Place;
+use crate::table::tables::Place;
 use crate::world::World;
 use crate::{EntityId, Error};
 
@@ -321,9 +321,8 @@ impl World {
     fn add_requirements(&mut self, index: EntityIndex) -> Result<(), Error> {
         let types: Vec<TypeIdx> = self.comps(index).map(|c| c.ty).collect();
         for ty in types {
-            let mut requirements = crate::world::require::Requirements::default();
-            self.vtable(ty).add_requirements(&mut requirements);
-            requirements.apply(self, index)?;
+            let requirements = crate::component::require::Requirements::of(self.vtable(ty));
+            self.apply_requirements(&requirements, index)?;
         }
         Ok(())
     }

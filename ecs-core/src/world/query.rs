@@ -1,9 +1,10 @@
 //! Per-type iteration over the whole world: every component that is-a `T`.
 
 use crate::entity::{Entities, EntityIndex};
-use crate::storage::{Row, DISABLED};
+use crate::table::{Row, DISABLED};
+use crate::query::{Query, QueryData, QueryMut, ReadOnlyQueryData};
 use crate::world::World;
-use crate::{Component, EntityId};
+use crate::{Component, EntityId, Error};
 
 impl World {
     /// Every component that is-a `T`, with its entity: first the column of
@@ -123,4 +124,117 @@ impl World {
 /// What an update sees of a row: an enabled component of an active entity.
 fn is_active_row(entities: &Entities, owner: EntityIndex, meta: u32) -> bool {
     meta & DISABLED == 0 && entities.slot(owner).is_active()
+}
+
+impl World {
+    /// Every entity holding a component that is-a each required term's
+    /// type, read-only: `Q` is a tuple of `&T`, `Option<&T>` and
+    /// [`EntityId`](crate::EntityId) terms. Tables are visited in the order
+    /// they were made, rows in storage order. Disabled components and
+    /// disabled or killed entities are skipped unless
+    /// [`Query::include_inactive`] is called.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Moving { speed: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Moving)]
+    /// struct AxisMoving { base: Moving, vertical: bool }
+    /// let mut world = World::new();
+    /// world.spawn_with((Moving { speed: 1.0 },))?;
+    /// world.spawn_with((AxisMoving { base: Moving { speed: 2.0 }, vertical: true },))?;
+    /// let total: f32 = world.query::<(&Moving,)>().into_iter().map(|(m,)| m.speed).sum();
+    /// assert_eq!(total, 3.0); // the AxisMoving is-a Moving
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn query<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
+        Query::new(&self.entities, &self.storage, &self.plans)
+    }
+
+    /// Like [`World::query`], with `&mut T` and `Option<&mut T>` terms
+    /// too. A tuple whose terms could hand out the same component twice,
+    /// one of them mutably (`(&mut Position, &Position)`, or
+    /// `(&mut Moving, &AxisMoving)` where `AxisMoving` is-a `Moving`), does
+    /// not compile.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// #[derive(Component)]
+    /// struct Frozen;
+    /// let mut world = World::new();
+    /// let a = world.spawn_with((Position(0.0), Velocity(1.0)))?;
+    /// let b = world.spawn_with((Position(0.0), Velocity(1.0), Frozen))?;
+    /// for (id, pos, vel) in world.query_mut::<(EntityId, &mut Position, &Velocity)>().without::<Frozen>() {
+    ///     assert_eq!(id, a);
+    ///     pos.0 += vel.0;
+    /// }
+    /// assert_eq!(world.entity(a)?.get::<Position>().unwrap().0, 1.0);
+    /// assert_eq!(world.entity(b)?.get::<Position>().unwrap().0, 0.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    ///
+    /// # Panics
+    /// Only for two terms naming the same instantiation of one generic
+    /// component type (`(&mut Stat<Hp>, &Stat<Hp>)`), which a constant
+    /// cannot tell from two different ones; every other conflict is a
+    /// compile error.
+    pub fn query_mut<Q: QueryData>(&mut self) -> QueryMut<'_, Q> {
+        QueryMut::new(&self.entities, &mut self.storage, &mut self.plans)
+    }
+
+    /// The items of query `Q` for entity `id` alone: several components of
+    /// one entity, some mutable, under the same rules as
+    /// [`World::query_mut`] (is-a matching, the first match in insertion
+    /// order, conflicting terms rejected at compile time), except that
+    /// disabled components and entities are read too, as
+    /// [`EntityRef::get`](crate::EntityRef::get) does.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] when `id` is not alive;
+    /// [`Error::MissingComponent`] naming the first required term the
+    /// entity holds nothing for.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Position(1.0), Velocity(2.0)))?;
+    /// let (pos, vel) = world.query_one_mut::<(&mut Position, &Velocity)>(id)?;
+    /// pos.0 += vel.0;
+    /// assert_eq!(world.entity(id)?.get::<Position>().unwrap().0, 3.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn query_one_mut<Q: QueryData>(&mut self, id: EntityId) -> Result<Q::Item<'_>, Error> {
+        crate::query::one_mut::<Q>(&self.entities, &mut self.storage, id)
+    }
+
+    /// Read-only twin of [`World::query_one_mut`].
+    ///
+    /// # Errors
+    /// As [`World::query_one_mut`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Position(1.0),))?;
+    /// let (pos, vel) = world.query_one::<(&Position, Option<&Velocity>)>(id)?;
+    /// assert_eq!((pos.0, vel.is_none()), (1.0, true));
+    /// assert!(matches!(world.query_one::<(&Velocity,)>(id), Err(Error::MissingComponent { .. })));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn query_one<Q: ReadOnlyQueryData>(&self, id: EntityId) -> Result<Q::Item<'_>, Error> {
+        crate::query::one::<Q>(&self.entities, &self.storage, id)
+    }
 }

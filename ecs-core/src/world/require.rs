@@ -1,87 +1,77 @@
 //! Required components (`#[component(requires(Transform, Health))]`): adding
 //! a component also adds the `Default` of each required type the entity
-//! lacks.
+//! lacks. The component layer says what is required; this is where it is
+//! met.
 
-use crate::entity::EntityIndex;
-use crate::{Component, ComponentKey, Error, World};
+use crate::component::require::{Required, Requirements};
+use crate::entity::{EntityIndex, TypeIdx};
+use crate::{Error, World};
 
-/// Adds a default `R` to the entity in slot `index` unless it already holds
-/// a component that is-a `R`.
-type AddDefault = fn(&mut World, EntityIndex) -> Result<(), Error>;
-
-/// The requirements of one component type, its own first, then its parent's.
-///
-/// Filled by code the derive generates; not built by hand.
-#[doc(hidden)]
-#[derive(Default)]
-pub struct Requirements {
-    list: Vec<(ComponentKey, AddDefault)>,
-}
-
-impl Requirements {
-    /// Records that `R` is required (once, however often it is named).
-    pub fn require<R: RequiredComponent>(&mut self) {
-        let key = ComponentKey::of::<R>();
-        if !self.list.iter().any(|(k, _)| *k == key) {
-            self.list.push((key, add_default::<R>));
-        }
+impl World {
+    /// Adds the `Default` of each type in `requirements` that the entity in
+    /// slot `index` lacks (no component that is-a it), with that type's own
+    /// requirements in turn.
+    pub(crate) fn apply_requirements(
+        &mut self,
+        requirements: &Requirements,
+        index: EntityIndex,
+    ) -> Result<(), Error> {
+        requirements
+            .iter()
+            .try_for_each(|required| self.add_required(required, index))
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
-    /// The required types, in the order they are added.
-    pub(crate) fn keys(&self) -> impl Iterator<Item = ComponentKey> + '_ {
-        self.list.iter().map(|(key, _)| *key)
-    }
-
-    pub(crate) fn apply(&self, world: &mut World, index: EntityIndex) -> Result<(), Error> {
-        self.list.iter().try_for_each(|(_, add)| add(world, index))
-    }
-
-    /// [`Requirements::apply`] for a component just added at position
-    /// `before` of the entity's layout: when a requirement fails, or its
-    /// `Default` panics, everything from `before` on is taken back, so the
-    /// add is all or nothing.
-    pub(crate) fn apply_or_take_back(
-        &self,
-        world: &mut World,
+    /// [`World::apply_requirements`], and on error or panic the entity
+    /// keeps only its first `before` components, so nothing is left added.
+    pub(crate) fn apply_requirements_or_take_back(
+        &mut self,
+        requirements: &Requirements,
         index: EntityIndex,
         before: usize,
     ) -> Result<(), Error> {
-        if self.is_empty() {
+        if requirements.is_empty() {
             return Ok(());
         }
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.apply(world, index)));
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.apply_requirements(requirements, index)
+        }));
         match result {
             Ok(Ok(())) => Ok(()),
             Ok(Err(error)) => {
-                world.truncate_components(index, before);
+                self.truncate_components(index, before);
                 Err(error)
             }
             Err(panic) => {
-                world.truncate_components(index, before);
+                self.truncate_components(index, before);
                 std::panic::resume_unwind(panic)
             }
         }
     }
-}
 
-fn add_default<R: RequiredComponent>(world: &mut World, index: EntityIndex) -> Result<(), Error> {
-    if world.find::<R>(index).is_none() {
-        world.insert_inner(index, R::default())?;
+    /// Adds a default of `required` to the entity unless it already holds a
+    /// component that is-a that type.
+    fn add_required(&mut self, required: Required, index: EntityIndex) -> Result<(), Error> {
+        let ty = self.register_vtable(required.vtable);
+        if self.position_of(index, ty).is_some() {
+            return Ok(());
+        }
+        self.insert_boxed_inner(index, ty, (required.make)())
     }
-    Ok(())
+
+    /// Appends the boxed `value` of type `ty` after checking the single
+    /// rule, then its requirements; on error nothing is left added. No hook
+    /// fires: the caller fires them once the whole operation is in place.
+    pub(crate) fn insert_boxed_inner(
+        &mut self,
+        index: EntityIndex,
+        ty: TypeIdx,
+        value: crate::component::ops::BoxedComponent,
+    ) -> Result<(), Error> {
+        let name = self.storage.info(ty).key().name();
+        self.check_single_ty(index, ty, name)?;
+        let before = self.comp_count(index);
+        self.append_boxed(index, ty, value);
+        let requirements = Requirements::of(self.vtable(ty));
+        self.apply_requirements_or_take_back(&requirements, index, before)
+    }
 }
-
-/// A component that can be required: it has a `Default` to add.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be required: it is not a component with a `Default`",
-    label = "required here",
-    note = "a required component is added as its `Default`: derive `Component` and `Default` for `{Self}` (or implement `Default` by hand)"
-)]
-pub trait RequiredComponent: Component + Default {}
-
-impl<T: Component + Default> RequiredComponent for T {}

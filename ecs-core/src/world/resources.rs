@@ -5,7 +5,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use crate::storage::TypeIdHasher;
+use crate::table::TypeIdHasher;
 use crate::World;
 
 /// A world's resources, one value per type, keyed by `TypeId`.

@@ -2,9 +2,9 @@
 //! updates see without adding or removing anything.
 
 use crate::entity::{CompRef, EntityIndex, TypeIdx};
-use crate::runtime::behaviour::Hook;
-use crate::storage::DISABLED;
-use crate::world::instance::InstanceId;
+use crate::world::hooks::Hook;
+use crate::table::DISABLED;
+use crate::entity::InstanceId;
 use crate::world::World;
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 

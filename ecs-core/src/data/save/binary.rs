@@ -1,9 +1,9 @@
 //! Reading a binary snapshot.
 
-use crate::component::ops::BinaryPushFn;
+use crate::data::codec::BinaryPushFn;
 use crate::data::format::mp;
 use crate::entity::TableId;
-use crate::storage::table::Place;
+use crate::table::tables::Place;
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::{Error, DEFAULT_LAYERS};

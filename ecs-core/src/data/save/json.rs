@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::component::ops::DeserializeFns;
+use crate::data::codec::DeserializeFns;
 use crate::data::format::JsonIn;
 use crate::entity::{EntityIndex, TableId, TypeIdx};
 use crate::world::prepared::LoadedEntity;

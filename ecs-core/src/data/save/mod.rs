@@ -135,7 +135,7 @@ struct Plan {
     order: Vec<EntityId>,
     update_order: Vec<&'static str>,
     /// `(name, writer, value)` of each saved resource, by name.
-    resources: Vec<(&'static str, crate::component::ops::SerializeFns, TypeId)>,
+    resources: Vec<(&'static str, crate::data::codec::SerializeFns, TypeId)>,
     /// Saved ids in naming order, when it differs from file order.
     name_order: Option<Vec<u32>>,
     /// Saved id by slot.
@@ -179,7 +179,7 @@ impl World {
                 let found = component_type_of(ty)?;
                 let ops = found.ops();
                 ops.deserialize?;
-                Some((found.name(), ops.serialize?, ty))
+                Some((found.name(), *crate::data::codec::serialize_fns(ops)?, ty))
             })
             .collect();
         resources.sort_unstable_by_key(|r| r.0);

@@ -3,7 +3,8 @@
 use std::any::TypeId;
 use std::collections::HashSet;
 
-use crate::component::ops::{BoxedComponent, DeserializeFns};
+use crate::component::ops::BoxedComponent;
+use crate::data::codec::DeserializeFns;
 use crate::data::catalog::component_type;
 use crate::data::refs::{self, IdMap};
 use crate::entity::{TableId, TypeIdx};
@@ -75,7 +76,7 @@ pub(super) struct Known {
 
 pub(super) fn resolve_type(world: &mut World, name: &str, path: &str) -> Result<Known, Error> {
     let found = component_type(name).map_err(|e| bad(format!("{path}.type"), e.to_string()))?;
-    let fns = found.ops().deserialize.ok_or_else(|| {
+    let fns = crate::data::codec::deserialize_fns(found.ops()).ok_or_else(|| {
         bad(
             path,
             format!(
@@ -86,7 +87,7 @@ pub(super) fn resolve_type(world: &mut World, name: &str, path: &str) -> Result<
     })?;
     Ok(Known {
         ty: found.register(world),
-        fns,
+        fns: *fns,
     })
 }
 
@@ -262,13 +263,13 @@ pub(super) fn resource_entry(
 ) -> Result<
     (
         TypeId,
-        crate::component::ops::DeserializeFn,
-        crate::component::ops::BinaryReadFn,
+        crate::data::codec::DeserializeFn,
+        crate::data::codec::BinaryReadFn,
     ),
     Error,
 > {
     let found = component_type(name).map_err(|e| bad(format!("{path}.type"), e.to_string()))?;
-    let fns = found.ops().deserialize.ok_or_else(|| {
+    let fns = crate::data::codec::deserialize_fns(found.ops()).ok_or_else(|| {
         bad(
             path,
             format!(

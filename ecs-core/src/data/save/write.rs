@@ -2,7 +2,7 @@
 
 use std::any::TypeId;
 
-use crate::component::ops::{JsonWriteFn, RowRef, Stored};
+use crate::data::codec::{JsonWriteFn, RowRef, Stored};
 use crate::data::format::{mp, JsonOut};
 use crate::entity::TypeIdx;
 use crate::world::World;
@@ -109,7 +109,10 @@ impl World {
                 if vtable.transient {
                     continue;
                 }
-                let (Some(fns), Some(_)) = (vtable.ops.serialize, vtable.ops.deserialize) else {
+                let (Some(fns), Some(_)) = (
+                    crate::data::codec::serialize_fns(vtable.ops),
+                    vtable.ops.deserialize,
+                ) else {
                     missing.add(self.storage().info(c.ty).key().name());
                     continue;
                 };
@@ -253,7 +256,7 @@ impl World {
             mp::array(&mut out, saved.len());
             for (k, &c) in saved.iter().enumerate() {
                 let ops = self.vtable(c.ty).ops;
-                let (Some(fns), Some(_)) = (ops.serialize, ops.deserialize) else {
+                let (Some(fns), Some(_)) = (crate::data::codec::serialize_fns(&ops), ops.deserialize) else {
                     missing.add(self.storage().info(c.ty).key().name());
                     // Keep the envelope well formed; the save fails below.
                     mp::nil(&mut out);

@@ -16,8 +16,9 @@
 //! semver-incompatible copies of this crate in one program (whose entries
 //! could differ in layout) never share one.
 
-use crate::component::registry::TypeNumberCell;
-use crate::component::ComponentVTable;
+use std::any::Any;
+
+use crate::storage::numbers::TypeNumberCell;
 
 /// One component type's entry in the section: the cache of its
 /// process-wide number, and its table.
@@ -25,22 +26,11 @@ use crate::component::ComponentVTable;
 pub struct LinkedEntry {
     /// What the type's `Component::__RUNTIME.number` points at.
     pub number: TypeNumberCell,
+    /// The type's table, erased: storage knows memory, not what a
+    /// component is, so the component layer reads it back by downcasting.
     /// `None` only in this crate's own entry, which keeps the section and
     /// its bounds defined in a program that derives no component.
-    pub table: Option<&'static ComponentVTable>,
-}
-
-impl LinkedEntry {
-    /// The entry of `T`. A generic function rather than a literal in the
-    /// derive's output, so a type that cannot be a component (not `Send`,
-    /// say) is reported once, at its impl, not again where its table is
-    /// named.
-    pub const fn of<T: crate::Component>() -> Self {
-        LinkedEntry {
-            number: TypeNumberCell::EMPTY,
-            table: Some(T::__VTABLE),
-        }
-    }
+    pub table: Option<&'static (dyn Any + Send + Sync)>,
 }
 
 /// The section's name, as the derive's entries and the bounds below spell
@@ -62,7 +52,7 @@ macro_rules! __number_cell {
         // `linked_entries` reads an array of them.
         #[used]
         #[unsafe(link_section = "ecs_core_catalog_0_1")]
-        static ENTRY: $crate::__private::LinkedEntry = $crate::__private::LinkedEntry::of::<$ty>();
+        static ENTRY: $crate::__private::LinkedEntry = $crate::__private::linked_entry::<$ty>();
         ::core::option::Option::Some(&ENTRY.number)
     }};
 }
@@ -115,27 +105,32 @@ pub(crate) fn linked_entries() -> &'static [LinkedEntry] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prelude::*;
 
-    #[derive(Component)]
-    struct Listed;
+    /// A table for the probe entry below: any `Send + Sync` value will do,
+    /// since storage only carries it.
+    static PROBE_TABLE: u32 = 7;
 
-    /// The section holds this crate's own entry and one per derived type,
-    /// with the number cache the type's `get` reads.
+    // SAFETY: a `LinkedEntry`, like every other static in the section.
+    #[used]
+    #[unsafe(link_section = "ecs_core_catalog_0_1")]
+    static PROBE: LinkedEntry = LinkedEntry {
+        number: TypeNumberCell::EMPTY,
+        table: Some(&PROBE_TABLE),
+    };
+
+    /// The section holds this crate's own entry and every static placed
+    /// there, each once, readable as it was written.
     #[test]
-    fn the_section_holds_every_derived_type_once() {
+    fn the_section_holds_every_entry_once() {
         let entries = linked_entries();
         assert_eq!(entries.iter().filter(|e| e.table.is_none()).count(), 1);
-        let listed: Vec<_> = entries
+        let probes: Vec<&LinkedEntry> = entries
             .iter()
-            .filter(|e| {
-                e.table
-                    .is_some_and(|t| t.type_id() == std::any::TypeId::of::<Listed>())
-            })
+            .filter(|e| std::ptr::eq(*e, &PROBE))
             .collect();
-        assert_eq!(listed.len(), 1);
-        let cell = <Listed as crate::Component>::__RUNTIME.number.unwrap();
-        assert!(std::ptr::eq(cell, &listed[0].number));
+        assert_eq!(probes.len(), 1);
+        let table = probes[0].table.unwrap().downcast_ref::<u32>();
+        assert_eq!(table, Some(&7));
     }
 
     /// The section's name carries the version that decides whether two

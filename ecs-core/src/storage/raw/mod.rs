@@ -85,7 +85,7 @@ macro_rules! __erased_with_parent {
         // above), held at the offset `offset_of!` gives in every `$ty`.
         unsafe {
             $crate::__private::ErasedType::with_parent::<$ty, $parent>(
-                <$parent as $crate::Component>::__VTABLE.erased(),
+                $crate::__private::erased_of::<$parent>(),
                 ::core::mem::offset_of!($ty, $field),
             )
         }
@@ -208,7 +208,11 @@ struct Unused;
 const UNUSED: TypeId = TypeId::of::<Unused>();
 
 /// A growable array of values of one component type, known at run time.
-pub(crate) struct BlobVec {
+///
+/// `pub` only because the erased functions in a component's table take
+/// one; this module is not reachable from outside the crate.
+#[doc(hidden)]
+pub struct BlobVec {
     ptr: NonNull<u8>,
     len: usize,
     cap: usize,

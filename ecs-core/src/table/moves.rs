@@ -5,8 +5,8 @@
 //! dropped by [`Storage::empty_trash`] once the caller is consistent again.
 
 use crate::entity::{Entities, EntityIndex, RowId, TableId, TypeIdx};
-use crate::storage::table::EMPTY_TABLE;
-use crate::storage::Storage;
+use crate::table::tables::EMPTY_TABLE;
+use crate::table::Storage;
 
 impl Storage {
     /// Appends entity `index` to `table`'s owners and points its slot there;

@@ -5,7 +5,7 @@
 use crate::component::ComponentVTable;
 use crate::entity::{RowId, SegId, TypeIdx};
 use crate::storage::raw::BlobVec;
-use crate::storage::{Segment, Storage};
+use crate::table::{Segment, Storage};
 
 /// All components of one concrete type in one world: the segments (one per
 /// table whose layout holds the type, two for a table holding two), and
@@ -155,7 +155,7 @@ impl Storage {
         self.segments[seg.index()].meta(row)
     }
 
-    /// Sets or clears the [`DISABLED`](crate::storage::DISABLED) bit of the
+    /// Sets or clears the [`DISABLED`](crate::table::DISABLED) bit of the
     /// component at `row` of `seg`; `true` when it changed.
     pub fn set_disabled(&mut self, seg: SegId, row: RowId, disabled: bool) -> bool {
         self.segments[seg.index()].set_disabled(row, disabled)
@@ -173,6 +173,6 @@ impl Storage {
     pub fn debug(&self, ty: TypeIdx, seg: SegId, row: RowId) -> Option<&dyn std::fmt::Debug> {
         let debug = self.try_column(ty)?.vtable.ops.debug?;
         let segment = &self.segments[seg.index()];
-        (row.index() < segment.len()).then(|| debug(crate::component::ops::RowRef { segment, row }))
+        (row.index() < segment.len()).then(|| debug(&segment.data, row.index()))
     }
 }

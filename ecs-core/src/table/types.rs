@@ -196,7 +196,7 @@ impl Types {
     pub fn take_serial(&mut self, ty: TypeIdx) -> u32 {
         let info = &mut self.infos[ty.index()];
         let serial = info.next_serial;
-        info.next_serial = serial.wrapping_add(1) & crate::storage::SERIAL_MASK;
+        info.next_serial = serial.wrapping_add(1) & crate::table::SERIAL_MASK;
         serial
     }
 
@@ -237,7 +237,7 @@ impl Types {
             has_requirements: false,
         });
         self.by_id.insert(key.type_id(), ty);
-        let number = crate::component::registry::number_of(key.type_id()) as usize;
+        let number = crate::storage::numbers::number_of(key.type_id()) as usize;
         if self.by_number.len() <= number {
             self.by_number.resize(number + 1, NO_TYPE);
         }

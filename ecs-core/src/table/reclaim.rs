@@ -6,8 +6,8 @@
 //! what the world holds now, not to everything it ever held.
 
 use crate::entity::{SegId, TableId, TypeIdx};
-use crate::storage::table::{FirstIsa, Table, EMPTY_TABLE};
-use crate::storage::Storage;
+use crate::table::tables::{FirstIsa, Table, EMPTY_TABLE};
+use crate::table::Storage;
 
 /// Empty tables are reclaimed once there are more of them than this and
 /// more than tables in use: rare enough that the scans it takes are paid
@@ -75,7 +75,7 @@ impl Storage {
 /// types they are-a.
 fn forget_in_isa_index(
     first: &mut [Vec<FirstIsa>],
-    types: &crate::storage::Types,
+    types: &crate::table::Types,
     layout: &[TypeIdx],
     table: TableId,
 ) {

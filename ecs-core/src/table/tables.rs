@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::ops::Deref;
 
 use crate::entity::{CompRef, EntityIndex, RowId, SegId, TableId, TypeIdx};
-use crate::storage::Storage;
+use crate::table::Storage;
 
 /// One component of a table's layout: its concrete type and the segment
 /// holding the table's rows of it.
@@ -338,7 +338,7 @@ impl Storage {
         let column = self.columns[ty.index()]
             .as_mut()
             .expect("a stored type has a column");
-        let segment = crate::storage::Segment::new(column.vtable().erased(), table, ty);
+        let segment = crate::table::Segment::new(column.vtable().erased(), table, ty);
         let seg = match self.vacant_segments.pop() {
             Some(seg) => {
                 self.segments[seg.index()] = segment;

@@ -13,8 +13,6 @@ use std::collections::HashMap;
 use std::sync::{LazyLock, PoisonError, RwLock};
 
 use crate::component::ComponentVTable;
-use crate::entity::TypeIdx;
-use crate::world::World;
 use crate::{Component, ComponentKey, Error};
 
 /// One derived component type's entry where static constructors build
@@ -38,6 +36,19 @@ impl Registration {
 #[cfg(all(feature = "catalog", not(linked_catalog)))]
 inventory::collect!(Registration);
 
+/// The entry of `T` in the link-time catalog's section. A generic function
+/// rather than a literal in the derive's output, so a type that cannot be
+/// a component (not `Send`, say) is reported once, at its impl, not again
+/// where its table is named.
+#[cfg(linked_catalog)]
+#[doc(hidden)]
+pub const fn linked_entry<T: Component>() -> crate::storage::raw::LinkedEntry {
+    crate::storage::raw::LinkedEntry {
+        number: crate::storage::numbers::TypeNumberCell::EMPTY,
+        table: Some(T::__VTABLE),
+    }
+}
+
 /// The tables of the types linked into the program.
 #[cfg(all(feature = "catalog", not(linked_catalog)))]
 fn linked() -> impl Iterator<Item = &'static ComponentVTable> {
@@ -51,7 +62,7 @@ fn linked() -> impl Iterator<Item = &'static ComponentVTable> {
 fn linked() -> impl Iterator<Item = &'static ComponentVTable> {
     crate::storage::raw::linked_entries()
         .iter()
-        .filter_map(|entry| entry.table)
+        .filter_map(|entry| entry.table?.downcast_ref::<ComponentVTable>())
 }
 
 /// The tables of the types linked into the program: none without the
@@ -168,8 +179,9 @@ impl ComponentType {
         self.key_stack()[0].type_id()
     }
 
-    pub(crate) fn register(&self, world: &mut World) -> TypeIdx {
-        world.register_vtable(self.vtable)
+    /// The type's table.
+    pub(crate) fn vtable(&self) -> &'static ComponentVTable {
+        self.vtable
     }
 
     /// The type's capabilities.
@@ -368,33 +380,4 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
-}
-
-#[cfg(all(test, not(feature = "catalog")))]
-mod tests {
-    use crate::prelude::*;
-
-    #[derive(Component, Default)]
-    struct Lonely;
-
-    #[derive(Component, Default)]
-    struct Called;
-
-    /// Without the link-time catalog a type is found by name once a world
-    /// stored one, or once registered.
-    #[test]
-    fn a_type_is_found_by_name_once_stored_or_registered() {
-        assert!(matches!(
-            crate::component_type("Lonely"),
-            Err(Error::UnknownComponent { .. })
-        ));
-        let mut world = World::new();
-        world.spawn_with((Lonely,)).unwrap();
-        assert_eq!(crate::component_type("Lonely").unwrap().name(), "Lonely");
-        assert!(crate::component_type("Called").is_err());
-        crate::register::<Called>();
-        let id = world.spawn();
-        world.entity_mut(id).unwrap().add_by_name("Called").unwrap();
-        assert!(world.entity(id).unwrap().has::<Called>());
-    }
 }

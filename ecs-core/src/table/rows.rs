@@ -3,7 +3,7 @@
 //! parent part's offset, so a base-type read costs what an exact one does.
 
 use crate::entity::{CompRef, EntitySlot, RowId, SegId, TableId, TypeIdx};
-use crate::storage::{Column, Row, Segment, Storage};
+use crate::table::{Column, Row, Segment, Storage};
 use crate::Component;
 
 impl Storage {
@@ -136,7 +136,7 @@ impl Storage {
         let Storage {
             segments, tables, ..
         } = self;
-        let tables: &[crate::storage::Table] = tables;
+        let tables: &[crate::table::Table] = tables;
         let mut picked: Vec<(usize, &mut Segment, usize)> = segments
             .iter_mut()
             .zip(levels)

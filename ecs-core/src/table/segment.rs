@@ -168,6 +168,13 @@ impl Segment {
         self.data.get_mut(row.index(), level)
     }
 
+    /// The values, for the erased functions a type's table carries (clone,
+    /// debug) that read a row by its index.
+    #[inline]
+    pub fn values(&self) -> &BlobVec {
+        &self.data
+    }
+
     /// The value at `row`, as the segment's own type.
     ///
     /// # Panics

@@ -54,25 +54,3 @@ impl TypeNumberCell {
         n
     }
 }
-
-/// What `#[derive(Component)]` finds per type for the runtime, in one
-/// constant: the type's default / clone / serde / debug support (found by
-/// the derive's probes, see `ComponentOps::probed`) and the cache of its
-/// process-wide number (a `static` the derive gives every non-generic type;
-/// a `static` in a generic impl would be shared by every instantiation).
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub struct Runtime {
-    /// The type's capabilities.
-    pub ops: &'static crate::component::ops::ComponentOps,
-    /// The number cache, for a non-generic type.
-    pub number: Option<&'static TypeNumberCell>,
-}
-
-impl Runtime {
-    /// No capabilities and no cache: the trait's default.
-    pub const NONE: Runtime = Runtime {
-        ops: &crate::component::ops::ComponentOps::none(),
-        number: None,
-    };
-}

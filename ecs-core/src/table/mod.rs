@@ -1,0 +1,230 @@
+//! Tables: the type registry, type-erased columns split into one segment
+//! per table, and the tables themselves. [`Storage`] owns their invariants:
+//! every entity of a table has one row in each of the table's segments, at
+//! the same index; a table's owners name those rows' entities; removed
+//! values go to the trash and are dropped only once everything else is
+//! consistent.
+//!
+//! Everything here is safe code over the storage layer's
+//! [`BlobVec`](crate::storage::raw::BlobVec).
+
+mod column;
+mod moves;
+mod reclaim;
+mod rows;
+mod segment;
+pub(crate) mod tables;
+mod types;
+
+pub(crate) use column::{Column, LentColumn};
+pub(crate) use segment::{Row, Segment, DISABLED, SERIAL_MASK, STARTED};
+pub(crate) use tables::{Comps, Place, Table, EMPTY_TABLE};
+pub(crate) use types::{TypeIdHasher, TypeInfo, Types};
+
+use crate::component::ComponentVTable;
+use crate::entity::{RowId, SegId, TableId, TypeIdx};
+use crate::Component;
+
+/// Every component of one world: the types, their columns and the tables
+/// that group entities by the component types they hold.
+#[derive(Default)]
+pub(crate) struct Storage {
+    types: Types,
+    /// Parallel to `types`; present once a component of exactly that type
+    /// was registered by its own type (not only as an ancestor).
+    columns: Vec<Option<Column>>,
+    /// Every segment of every column, so the is-a index names a
+    /// component's segment directly, whatever its type.
+    segments: Vec<Segment>,
+    /// Slots of `segments` whose tables were reclaimed, reused first.
+    vacant_segments: Vec<SegId>,
+    tables: tables::Tables,
+    /// The is-a index: by type index, then by table, where the table's
+    /// first component that is-a the type sits, so `get` and its is-a rule
+    /// are one lookup wherever the component is in the layout.
+    first: Vec<Vec<tables::FirstIsa>>,
+    /// Columns whose trash holds values to drop (see [`Storage::empty_trash`]).
+    trashed: Vec<TypeIdx>,
+}
+
+impl Storage {
+    /// The type registry.
+    #[inline]
+    pub fn types(&self) -> &Types {
+        &self.types
+    }
+
+    /// The index of `T`, if registered.
+    #[inline]
+    pub fn type_idx<T: Component>(&self) -> Option<TypeIdx> {
+        self.types.index_of::<T>()
+    }
+
+    /// The entry of type `ty`.
+    #[inline]
+    pub fn info(&self, ty: TypeIdx) -> &TypeInfo {
+        self.types.info(ty)
+    }
+
+    /// The index of the type `vtable` describes when it already has a
+    /// column.
+    #[inline]
+    pub fn registered(&self, vtable: &'static ComponentVTable) -> Option<TypeIdx> {
+        let ty = self.types.index_of_id(vtable.type_id())?;
+        self.columns[ty.index()].is_some().then_some(ty)
+    }
+
+    /// Registers the type `vtable` describes (and its ancestors) and gives
+    /// it a column.
+    pub fn register(
+        &mut self,
+        vtable: &'static ComponentVTable,
+        has_requirements: bool,
+    ) -> TypeIdx {
+        if let Some(ty) = self.registered(vtable) {
+            return ty;
+        }
+        let ty = self.types.register(vtable, has_requirements);
+        self.columns.resize_with(self.types.len(), || None);
+        self.columns[ty.index()] = Some(Column::new(vtable));
+        ty
+    }
+
+    /// The column of `ty`, `None` when the type has none (only registered
+    /// as an ancestor) or its segments are lent out.
+    #[inline]
+    pub fn try_column(&self, ty: TypeIdx) -> Option<&Column> {
+        self.columns.get(ty.index())?.as_ref().filter(|c| !c.lent)
+    }
+
+    /// The tables, with every segment borrowed mutably (in index order),
+    /// for loops that hand out values of many segments at once.
+    pub fn tables_and_segments_mut(&mut self) -> (&[Table], &mut [Segment]) {
+        (&self.tables, &mut self.segments)
+    }
+
+    /// The tables and every segment, shared.
+    pub fn tables_and_segments(&self) -> (&[Table], &[Segment]) {
+        (&self.tables, &self.segments)
+    }
+
+    /// Table `table`.
+    #[inline]
+    pub fn table(&self, table: TableId) -> &Table {
+        &self.tables[table.index()]
+    }
+
+    /// How many table slots there are, reclaimed ones included: table ids
+    /// are below this.
+    pub fn table_slots(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// How many tables are in use, the empty layout's included.
+    pub fn table_count(&self) -> usize {
+        self.tables.len() - self.tables.vacant.len()
+    }
+
+    /// Changes whenever a table id stops naming the table it named.
+    pub fn table_epoch(&self) -> u64 {
+        self.tables.epoch
+    }
+
+    /// Makes room for `additional` more rows in `table`.
+    pub fn reserve_table(&mut self, table: TableId, additional: usize) {
+        let Storage {
+            tables, segments, ..
+        } = self;
+        for place in tables[table.index()].layout.iter() {
+            segments[place.seg.index()].reserve(additional);
+        }
+        self.tables.reserve_owners(table, additional);
+    }
+
+    /// Pushes `value` onto segment `place` with a fresh serial; returns its
+    /// row. The caller keeps rows aligned (one push per segment of the
+    /// table per entity entering it).
+    #[inline(always)]
+    pub fn push_value<C: Component>(&mut self, place: Place, value: C) -> RowId {
+        let serial = self.types.take_serial(place.ty);
+        self.push_meta(place, serial, value)
+    }
+
+    /// Pushes `value` onto segment `place` with meta word `meta`.
+    ///
+    /// # Panics
+    /// When the place's type is lent out (a structural change while a
+    /// behaviour of that type runs: those are deferred).
+    #[inline(always)]
+    pub fn push_meta<C: Component>(&mut self, place: Place, meta: u32, value: C) -> RowId {
+        self.assert_present(place.ty);
+        self.segments[place.seg.index()].push(meta, value)
+    }
+
+    /// Pushes `count` values made by `next` onto segment `place`, each with
+    /// a fresh serial and the meta bits `flags`: [`Storage::push_value`]
+    /// with its look-ups made once for the run (a blueprint spawned many
+    /// times). Stops at the first error; the values pushed before it stay
+    /// for the caller to take back.
+    pub fn push_run<C: Component, E>(
+        &mut self,
+        place: Place,
+        count: usize,
+        flags: u32,
+        mut next: impl FnMut() -> Result<C, E>,
+    ) -> Result<(), E> {
+        self.assert_present(place.ty);
+        let Storage {
+            types, segments, ..
+        } = self;
+        let segment = &mut segments[place.seg.index()];
+        segment.reserve(count);
+        for _ in 0..count {
+            let value = next()?;
+            let serial = types.take_serial(place.ty);
+            segment.push(serial | flags, value);
+        }
+        Ok(())
+    }
+
+    /// [`Storage::push_value`] for a boxed value of the place's type.
+    pub fn push_boxed(&mut self, place: Place, value: crate::component::ops::BoxedComponent) {
+        let serial = self.types.take_serial(place.ty);
+        self.assert_present(place.ty);
+        self.segments[place.seg.index()].push_boxed(serial, value);
+    }
+
+    /// Rows never enter a segment standing in for one lent out.
+    #[inline(always)]
+    fn assert_present(&self, ty: TypeIdx) {
+        assert!(
+            self.try_column(ty).is_some(),
+            "a stored type's segments are in place when rows enter them"
+        );
+    }
+
+    /// Moves the rows of segment `seg` of `ty` from `len` on into the
+    /// trash (taking back a batch that failed half way).
+    pub fn trash_from(&mut self, ty: TypeIdx, seg: SegId, len: usize) {
+        let Some(column) = self.columns[ty.index()].as_mut().filter(|c| !c.lent) else {
+            return;
+        };
+        if self.segments[seg.index()].trash_from(len, &mut column.trash)
+            && !self.trashed.contains(&ty)
+        {
+            self.trashed.push(ty);
+        }
+    }
+
+    /// Drops the values waiting in the columns' trash: called once the world
+    /// is consistent again, so a panicking `Drop` cannot leave it half
+    /// updated.
+    pub fn empty_trash(&mut self) {
+        // `pop` keeps the buffer's capacity: no allocation per removal.
+        while let Some(ty) = self.trashed.pop() {
+            if let Some(column) = self.columns[ty.index()].as_mut() {
+                column.trash.clear();
+            }
+        }
+    }
+}
