@@ -199,17 +199,18 @@ mod storage;
 mod table;
 mod world;
 
-pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
-pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use component::catalog::{
     component_type, name_conflicts, register, registered_components, ComponentType,
 };
+pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
+pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
 pub use data::refs::{Dangling, IdMap};
 pub use data::save::{Loaded, SaveFormat, SaveOptions};
 pub use data::variant::Level;
 pub use ecs_derive::Component;
 pub use entity::EntityId;
+pub use entity::InstanceId;
 pub use error::{Error, SourceError};
 pub use query::{
     All, Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term,
@@ -221,10 +222,10 @@ pub use runtime::message::Receive;
 pub use scene::search::TreeFilter;
 pub use world::bundle::Bundle;
 pub use world::entity_ref::{EntityMut, EntityRef};
-pub use entity::InstanceId;
 pub use world::instance::{ComponentInfo, Handle};
-pub use world::state::{Filter, DEFAULT_LAYERS};
+pub use world::state::Filter;
 pub use world::World;
+pub use world::DEFAULT_LAYERS;
 
 /// The names almost every user of the crate needs.
 pub mod prelude {
@@ -238,21 +239,20 @@ pub mod prelude {
 /// Paths the derive's generated code uses. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::component::ops::{ComponentOps, Found, Missing, Probe, ProbeFallback};
-    pub use crate::component::{erased_of, Runtime};
-    pub use crate::storage::numbers::TypeNumberCell;
-    pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
-    #[cfg(all(feature = "catalog", not(linked_catalog)))]
-    pub use crate::component::catalog::Registration;
-    pub use crate::runtime::behaviour::{DeclaresBehaviour, DeclaresUpdateWith};
-    pub use crate::world::hooks::BehaviourFns;
-    pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
     #[cfg(linked_catalog)]
     pub use crate::component::catalog::linked_entry;
+    #[cfg(all(feature = "catalog", not(linked_catalog)))]
+    pub use crate::component::catalog::Registration;
+    pub use crate::component::ops::{ComponentOps, Found, Missing, Probe, ProbeFallback};
+    pub use crate::component::require::{RequiredComponent, Requirements};
+    pub use crate::component::{erased_of, Runtime};
+    pub use crate::component::{ComponentVTable, KeyChain, MultipleParent};
+    pub use crate::runtime::behaviour::{BehaviourFns, DeclaresBehaviour, DeclaresUpdateWith};
+    pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
+    pub use crate::storage::numbers::TypeNumberCell;
     pub use crate::storage::raw::LinkedEntry;
     pub use crate::storage::raw::{Lanes, Strided, StridedMut};
     pub use crate::storage::ErasedType;
-    pub use crate::component::require::{RequiredComponent, Requirements};
     pub use core::any::{Any, TypeId};
     #[cfg(all(feature = "catalog", not(linked_catalog)))]
     pub use inventory;

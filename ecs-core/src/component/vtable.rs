@@ -14,8 +14,8 @@ use std::any::TypeId;
 use crate::component::ops::{Codec, ComponentOps};
 use crate::component::require::Requirements;
 use crate::component::KeyChain;
-use crate::storage::ErasedType;
 use crate::storage::numbers::TypeNumberCell;
+use crate::storage::ErasedType;
 use crate::Component;
 
 /// A component type's runtime description. Built by `#[derive(Component)]`;

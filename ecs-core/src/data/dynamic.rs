@@ -4,8 +4,9 @@
 use crate::component::ops::lacking;
 use crate::data::catalog::component_type;
 use crate::entity::{EntityIndex, TypeIdx};
+use crate::scene::spawn::{spawn_prepared, PreparedEntity};
 use crate::world::instance::ComponentInfo;
-use crate::world::prepared::{PreparedEntity, Requirements};
+use crate::world::prepared::Requirements;
 use crate::world::World;
 use crate::{EntityId, EntityMut, EntityRef, Error};
 
@@ -55,7 +56,9 @@ impl World {
                     .ok_or_else(|| lacking(self.storage().info(c.ty).key().name(), "`Clone`"))?;
                 let (_, enabled) = self.instance_of(c);
                 let values = self.storage().segment(c.seg).values();
-                prepared.components.push((c.ty, clone(values, c.row.index()), enabled));
+                prepared
+                    .components
+                    .push((c.ty, clone(values, c.row.index()), enabled));
             }
             list.push(prepared);
         }
@@ -83,7 +86,7 @@ impl World {
     pub fn clone_entity(&mut self, id: EntityId) -> Result<EntityId, Error> {
         self.check(id)?;
         let prepared = self.prepare_clone(id.index, false)?;
-        self.spawn_prepared(prepared, None, Requirements::Add)
+        spawn_prepared(self, prepared, None, Requirements::Add)
     }
 
     /// Like [`World::clone_entity`], with the whole subtree (children in
@@ -110,7 +113,7 @@ impl World {
     pub fn clone_tree(&mut self, id: EntityId) -> Result<EntityId, Error> {
         self.check(id)?;
         let prepared = self.prepare_clone(id.index, true)?;
-        self.spawn_prepared(prepared, None, Requirements::Add)
+        spawn_prepared(self, prepared, None, Requirements::Add)
     }
 }
 

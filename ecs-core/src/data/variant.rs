@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::data::codec::Stored;
 use crate::data::blueprint::{Blueprint, BlueprintLibrary, ComponentSpec};
 use crate::data::catalog::component_type;
+use crate::data::codec::Stored;
 use crate::data::format::Fmt;
 use crate::data::refs::{with_context, RefContext};
 use crate::{EntityId, Error, World};

@@ -1,10 +1,10 @@
 //! Several components of one entity at once, as a query reads them.
 
+use crate::entity::Entities;
 use crate::query::data::QueryData;
 use crate::query::iter::Source;
 use crate::query::plan::Plan;
 use crate::query::{check_conflicts, ReadOnlyQueryData};
-use crate::entity::Entities;
 use crate::table::Storage;
 use crate::{EntityId, Error};
 

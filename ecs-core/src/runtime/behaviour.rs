@@ -9,7 +9,7 @@ use crate::component::ops::Codec;
 use crate::entity::{CompRef, RowId, TypeIdx};
 use crate::runtime::context::Context;
 use crate::table::{LentColumn, Segment, DISABLED, STARTED};
-use crate::world::hooks::{BehaviourFns, Hook};
+use crate::world::hooks::{BehaviourEntryPoints, Hook};
 use crate::world::World;
 use crate::Component;
 
@@ -386,18 +386,22 @@ pub trait DeclaresUpdateWith<S> {}
 struct EntryPoints<T, S>(PhantomData<fn() -> (T, S)>);
 
 impl<T: Behaviour> EntryPoints<T, ()> {
-    const PLAIN: &'static BehaviourFns = &BehaviourFns {
+    const PLAIN: &'static BehaviourEntryPoints = &BehaviourEntryPoints {
         update: update_type::<T>,
         hook: run_hook::<T>,
     };
 }
 
 impl<T: UpdateWith<S>, S: Component> EntryPoints<T, S> {
-    const WITH: &'static BehaviourFns = &BehaviourFns {
+    const WITH: &'static BehaviourEntryPoints = &BehaviourEntryPoints {
         update: update_with_type::<T, S>,
         hook: run_hook::<T>,
     };
 }
+
+/// Where the derive finds a behaviour type's entry points.
+#[doc(hidden)]
+pub struct BehaviourFns;
 
 impl BehaviourFns {
     /// The entry points of `T`, for its table.
@@ -671,7 +675,9 @@ impl World {
     /// [`World::set_update_order`], then every other one in the order its
     /// first component was attached.
     pub(crate) fn effective_update_order(&self) -> Vec<TypeIdx> {
-        let mut order = self.runtime().update_order.clone();
+        let mut order = self
+            .runtime()
+            .map_or_else(Vec::new, |r| r.update_order.clone());
         for &ty in self.first_attached() {
             if !order.contains(&ty) {
                 order.push(ty);

@@ -54,3 +54,29 @@ pub(crate) struct RuntimeState {
     in_update: bool,
     flushing: bool,
 }
+
+impl crate::world::extension::Extension for RuntimeState {
+    fn forget(&mut self, _: crate::entity::EntityIndex) {}
+
+    fn queued(&self) -> usize {
+        self.commands.len()
+    }
+
+    fn roll_back(&mut self, queued: usize) {
+        self.commands.truncate(queued);
+    }
+}
+
+impl crate::World {
+    /// The behaviour runtime's state, when anything made it yet.
+    #[inline]
+    pub(crate) fn runtime(&self) -> Option<&RuntimeState> {
+        self.extension::<RuntimeState>()
+    }
+
+    /// The behaviour runtime's state: update order, command queue.
+    #[inline]
+    pub(crate) fn runtime_mut(&mut self) -> &mut RuntimeState {
+        self.extension_mut::<RuntimeState>()
+    }
+}

@@ -30,6 +30,11 @@ pub(crate) struct Hierarchy {
 }
 
 impl Hierarchy {
+    /// No links: what a world starts with.
+    pub const fn new() -> Self {
+        Hierarchy { nodes: Vec::new() }
+    }
+
     pub fn parent(&self, index: EntityIndex) -> Option<EntityIndex> {
         let parent = self.nodes.get(index.index())?.parent;
         (parent != NO_PARENT).then_some(parent)

@@ -1,6 +1,8 @@
 //! The scene layer: the parent/child hierarchy, entity names, and searches
 //! over the tree.
 
+mod api;
 pub(crate) mod hierarchy;
 pub(crate) mod names;
 pub(crate) mod search;
+pub(crate) mod spawn;

@@ -90,6 +90,17 @@ impl Hasher for Fnv {
 }
 
 impl Names {
+    /// No names: what a world starts with.
+    pub const fn new() -> Self {
+        Names {
+            by_slot: Vec::new(),
+            names: Vec::new(),
+            index: HashMap::with_hasher(BuildHasherDefault::new()),
+            free: Vec::new(),
+            next: 0,
+        }
+    }
+
     /// The interned id of slot `index`'s name.
     pub fn id_of(&self, index: EntityIndex) -> Option<u32> {
         let (id, _) = (*self.by_slot.get(index.index())?)?;

@@ -155,7 +155,8 @@ impl World {
         match inserted {
             Ok(Ok(())) => Ok(id),
             Ok(Err(error)) => {
-                self.despawn(id).expect("the entity was just spawned");
+                self.despawn_one(id.index, true);
+                self.reclaim_tables();
                 Err(error)
             }
             // A panic that took the components back (a requirement's
@@ -163,7 +164,8 @@ impl World {
             // One from a hook leaves them attached: it did.
             Err(panic) => {
                 if self.comp_count(id.index) == 0 {
-                    self.despawn(id).expect("the entity was just spawned");
+                    self.despawn_one(id.index, true);
+                    self.reclaim_tables();
                 }
                 resume_unwind(panic)
             }
@@ -203,7 +205,7 @@ impl World {
         self.reserve_entities(additional);
         let mut ids = Vec::with_capacity(additional);
         // Work the hooks of a batch taken back queued goes with it.
-        let queued = self.commands().len();
+        let queued = self.extensions.checkpoint();
         let spawned = catch_unwind(AssertUnwindSafe(|| {
             if let Some(table) = self.bundle_table::<B>() {
                 self.reserve_table(table, additional);
@@ -219,9 +221,10 @@ impl World {
             Ok(Ok(())) => Ok(ids),
             Ok(Err(error)) => {
                 for id in ids {
-                    self.despawn(id).expect("spawned by this call");
+                    self.despawn_one(id.index, true);
                 }
-                self.commands().truncate(queued);
+                self.reclaim_tables();
+                self.extensions.roll_back(&queued);
                 Err(error)
             }
             // A panic in user code (the iterator, a `Default`, a hook)
@@ -233,7 +236,7 @@ impl World {
                         self.despawn_one(id.index, false);
                     }
                 }
-                self.commands().truncate(queued);
+                self.extensions.roll_back(&queued);
                 resume_unwind(panic)
             }
         }
@@ -265,5 +268,28 @@ impl World {
             return None;
         }
         self.single_rule_clash(&types).is_none().then_some(types)
+    }
+}
+
+impl World {
+    /// Makes room for `additional` more entities spawned with bundle `B`
+    /// (their table and each of its segments grow once).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// world.reserve::<(Position,)>(100);
+    /// assert!(world.is_empty()); // room is made, nothing is spawned
+    /// let ids = world.spawn_batch((0..100).map(|i| (Position(i as f32),)))?;
+    /// assert_eq!(world.entity(ids[99])?.get::<Position>().unwrap().0, 99.0);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn reserve<B: Bundle>(&mut self, additional: usize) {
+        let mut types = Vec::new();
+        B::__plan(self, &mut types);
+        let table = self.table_for(&types);
+        self.reserve_table(table, additional);
     }
 }

@@ -1,7 +1,6 @@
 //! Borrowed views of one entity: [`EntityRef`] reads, [`EntityMut`] writes.
 
 use crate::entity::{RowId, TableId};
-use std::fmt;
 
 use crate::world::World;
 use crate::{Component, EntityId, Error};
@@ -84,21 +83,6 @@ impl<'w> EntityRef<'w> {
     /// ```
     pub fn world(&self) -> &'w World {
         self.world
-    }
-
-    /// The entity's name, if it has one.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let named = world.spawn_named("door");
-    /// let anonymous = world.spawn();
-    /// assert_eq!(world.entity(named)?.name(), Some("door"));
-    /// assert_eq!(world.entity(anonymous)?.name(), None);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn name(&self) -> Option<&'w str> {
-        self.world.name_of(self.id.index)
     }
 
     /// The first component that is-a `T`, in insertion order.
@@ -235,22 +219,6 @@ impl<'w> EntityMut<'w> {
     /// ```
     pub fn id(&self) -> EntityId {
         self.id
-    }
-
-    /// The entity's name, if it was spawned with one.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let id = world.spawn_named("door");
-    /// let mut e = world.entity_mut(id)?;
-    /// assert_eq!(e.name(), Some("door"));
-    /// e.set_name(None);
-    /// assert_eq!(e.name(), None);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn name(&self) -> Option<&str> {
-        self.world.name_of(self.id.index)
     }
 
     /// The first component that is-a `T`, in insertion order.
@@ -455,27 +423,49 @@ impl<'w> EntityMut<'w> {
     }
 }
 
-impl fmt::Debug for EntityRef<'_> {
-    /// Lists the components with their own `Debug` output where they have one.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let components: Vec<_> = self.components().collect();
-        let mut s = f.debug_struct("Entity");
-        s.field("id", &self.id);
-        if let Some(name) = self.name() {
-            s.field("name", &name);
+impl World {
+    /// Read access to one entity.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 3);
+    /// world.despawn(id)?;
+    /// assert!(matches!(world.entity(id), Err(Error::NoSuchEntity(_))));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn entity(&self, id: EntityId) -> Result<EntityRef<'_>, Error> {
+        match self.entities.get_live(id) {
+            Some(slot) => Ok(EntityRef::new(self, id, slot.table, slot.row)),
+            None => Err(Error::NoSuchEntity(id)),
         }
-        if !self.is_enabled() {
-            s.field("enabled", &false);
-        }
-        if self.is_dead() {
-            s.field("dead", &true);
-        }
-        s.field("components", &components).finish()
     }
-}
 
-impl fmt::Debug for EntityMut<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.as_ref(), f)
+    /// Read-write access to one entity.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// world.entity_mut(id)?.add(Health(3))?;
+    /// world.entity_mut(id)?.get_mut::<Health>().unwrap().0 -= 1;
+    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn entity_mut(&mut self, id: EntityId) -> Result<EntityMut<'_>, Error> {
+        self.check(id)?;
+        Ok(EntityMut::new(self, id))
     }
 }

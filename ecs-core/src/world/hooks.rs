@@ -26,7 +26,7 @@ pub(crate) enum Hook {
 /// type's own, one more per generation for one inherited from an ancestor
 /// (run on the ancestor part the component embeds).
 #[doc(hidden)]
-pub struct BehaviourFns {
+pub struct BehaviourEntryPoints {
     /// Updates every component of a type; returns how many ran.
     pub(crate) update: fn(&mut World, TypeIdx, usize, f32) -> usize,
     /// Runs one hook on one component.
@@ -36,12 +36,15 @@ pub struct BehaviourFns {
 impl World {
     /// The behaviour entry points of `ty` and the chain level they run at,
     /// when `ty` is (or inherits) a behaviour.
-    pub(crate) fn behaviour_fns(&self, ty: TypeIdx) -> Option<(&'static BehaviourFns, usize)> {
+    pub(crate) fn behaviour_fns(
+        &self,
+        ty: TypeIdx,
+    ) -> Option<(&'static BehaviourEntryPoints, usize)> {
         let own = self.storage.info(ty).vtable()?.behaviour?;
         let fns = own
             .record
             .downcast_ref()
-            .expect("a behaviour's entry points are `BehaviourFns`");
+            .expect("a behaviour's entry points are `BehaviourEntryPoints`");
         Some((fns, own.level))
     }
 

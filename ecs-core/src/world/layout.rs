@@ -26,9 +26,6 @@ impl World {
         &self.storage
     }
 
-
-
-
     /// Mutable twin of [`World::storage`]: for changes that keep every
     /// entity's location (values, meta words, serials, new tables).
     #[inline]
@@ -123,42 +120,6 @@ impl World {
     /// See [`Storage::abandon_row`].
     pub(crate) fn abandon_row(&mut self, index: EntityIndex, filled: usize) {
         self.storage.abandon_row(&mut self.entities, index, filled);
-    }
-
-    /// The entity names.
-    #[inline]
-    pub(crate) fn names(&self) -> &crate::scene::names::Names {
-        &self.names
-    }
-
-    /// Mutable twin of [`World::names`].
-    #[inline]
-    pub(crate) fn names_mut(&mut self) -> &mut crate::scene::names::Names {
-        &mut self.names
-    }
-
-    /// The parent-child links.
-    #[inline]
-    pub(crate) fn hierarchy(&self) -> &crate::scene::hierarchy::Hierarchy {
-        &self.hierarchy
-    }
-
-    /// Mutable twin of [`World::hierarchy`].
-    #[inline]
-    pub(crate) fn hierarchy_mut(&mut self) -> &mut crate::scene::hierarchy::Hierarchy {
-        &mut self.hierarchy
-    }
-
-    /// The behaviour runtime's state: update order, command queue.
-    #[inline]
-    pub(crate) fn runtime(&self) -> &crate::runtime::RuntimeState {
-        &self.runtime
-    }
-
-    /// Mutable twin of [`World::runtime`].
-    #[inline]
-    pub(crate) fn runtime_mut(&mut self) -> &mut crate::runtime::RuntimeState {
-        &mut self.runtime
     }
 
     /// See [`Storage::table_for`].

@@ -2,6 +2,7 @@
 
 pub(crate) mod bundle;
 pub(crate) mod entity_ref;
+pub(crate) mod extension;
 pub(crate) mod hooks;
 pub(crate) mod instance;
 pub(crate) mod lookup;
@@ -21,7 +22,18 @@ use std::hash::BuildHasherDefault;
 use crate::component::ComponentVTable;
 use crate::entity::{CompRef, Entities, EntityIndex, TableId, TypeIdx};
 use crate::table::{Storage, TypeIdHasher, EMPTY_TABLE};
-use crate::{Component, EntityId, EntityMut, EntityRef, Error};
+use crate::{Component, EntityId, Error};
+
+/// The layers an entity is on until [`EntityMut::set_layers`] says otherwise.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// let mut world = World::new();
+/// let id = world.spawn();
+/// assert_eq!(world.entity(id)?.layers(), ecs_core::DEFAULT_LAYERS);
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+pub const DEFAULT_LAYERS: u32 = 1;
 
 /// A set of entities and their components.
 ///
@@ -50,21 +62,21 @@ use crate::{Component, EntityId, EntityMut, EntityRef, Error};
 pub struct World {
     entities: Entities,
     storage: Storage,
-    names: crate::scene::names::Names,
-    hierarchy: crate::scene::hierarchy::Hierarchy,
     /// Layer masks by slot; slots past the end have the default layers, so a
     /// world that never sets a layer pays nothing for them.
     layers: Vec<u32>,
     /// Per bundle type: the table its entities start in, or `None` when the
     /// bundle needs the checked path (requirements, hooks, or a clash).
     bundle_tables: HashMap<TypeId, Option<TableId>, BuildHasherDefault<TypeIdHasher>>,
-    runtime: crate::runtime::RuntimeState,
     resources: resources::Resources,
     /// The plans of the queries run on this world.
     plans: crate::query::PlanCache,
     /// Behaviour types in the order their first component was attached
     /// (a failed add attaches nothing, so it decides nothing).
     first_attached: Vec<TypeIdx>,
+    /// The state of the layers above (the scene graph, names, the behaviour
+    /// runtime), which this layer owns but does not know.
+    extensions: extension::Extensions,
 }
 
 impl World {
@@ -99,22 +111,6 @@ impl World {
         self.spawn_in(EMPTY_TABLE)
     }
 
-    /// Creates an entity with a name (names need not be unique).
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let id = world.spawn_named("player");
-    /// assert_eq!(world.entity(id)?.name(), Some("player"));
-    /// assert_eq!(world.find_by_name("player"), Some(id));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn spawn_named(&mut self, name: &str) -> EntityId {
-        let id = self.spawn();
-        self.names.set(id.index, Some(name));
-        id
-    }
-
     /// Makes room for `additional` more entities without reallocating.
     ///
     /// ```
@@ -129,64 +125,9 @@ impl World {
         self.entities.reserve(additional);
     }
 
-    /// Makes room for `additional` more entities spawned with bundle `B`
-    /// (their table and each of its segments grow once).
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Position(f32);
-    /// let mut world = World::new();
-    /// world.reserve::<(Position,)>(100);
-    /// assert!(world.is_empty()); // room is made, nothing is spawned
-    /// let ids = world.spawn_batch((0..100).map(|i| (Position(i as f32),)))?;
-    /// assert_eq!(world.entity(ids[99])?.get::<Position>().unwrap().0, 99.0);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn reserve<B: crate::Bundle>(&mut self, additional: usize) {
-        let mut types = Vec::new();
-        B::__plan(self, &mut types);
-        let table = self.table_for(&types);
-        self.reserve_table(table, additional);
-    }
-
     /// Makes room for `additional` more rows in `table`.
     pub(crate) fn reserve_table(&mut self, table: TableId, additional: usize) {
         self.storage.reserve_table(table, additional);
-    }
-
-    /// Removes an entity and its whole subtree, children before parents (in
-    /// reverse pre-order: the last child's subtree first), dropping each
-    /// entity's components last added first.
-    /// Each component's `on_disable`/`on_detach` hooks run before it goes.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let parent = world.spawn();
-    /// let child = world.spawn();
-    /// world.set_parent(child, parent)?;
-    /// world.despawn(parent)?;
-    /// assert!(!world.contains(child)); // the whole subtree goes
-    /// assert!(matches!(world.despawn(parent), Err(Error::NoSuchEntity(_))));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn despawn(&mut self, id: EntityId) -> Result<(), Error> {
-        self.check(id)?;
-        if self.hierarchy.children(id.index).is_empty() {
-            self.despawn_one(id.index, true);
-            self.reclaim_tables();
-            return Ok(());
-        }
-        let subtree = self.hierarchy.subtree(id.index);
-        for &index in subtree.iter().rev() {
-            self.despawn_one(index, true);
-        }
-        self.reclaim_tables();
-        Ok(())
     }
 
     /// Despawns the live entity in slot `index`, whose children are gone;
@@ -201,10 +142,9 @@ impl World {
         }
         self.storage.remove_entity(&mut self.entities, index);
         self.entities.free(index);
-        self.names.set(index, None);
-        self.hierarchy.detach(index);
+        self.extensions.forget(index);
         if let Some(layers) = self.layers.get_mut(index.index()) {
-            *layers = crate::DEFAULT_LAYERS;
+            *layers = DEFAULT_LAYERS;
         }
         self.storage.empty_trash();
     }
@@ -312,51 +252,6 @@ impl World {
         self.storage.table_count()
     }
 
-    /// Read access to one entity.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Health(u32);
-    /// let mut world = World::new();
-    /// let id = world.spawn_with((Health(3),))?;
-    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 3);
-    /// world.despawn(id)?;
-    /// assert!(matches!(world.entity(id), Err(Error::NoSuchEntity(_))));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    #[inline]
-    pub fn entity(&self, id: EntityId) -> Result<EntityRef<'_>, Error> {
-        match self.entities.get_live(id) {
-            Some(slot) => Ok(EntityRef::new(self, id, slot.table, slot.row)),
-            None => Err(Error::NoSuchEntity(id)),
-        }
-    }
-
-    /// Read-write access to one entity.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] when `id` is not alive in this world.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Health(u32);
-    /// let mut world = World::new();
-    /// let id = world.spawn();
-    /// world.entity_mut(id)?.add(Health(3))?;
-    /// world.entity_mut(id)?.get_mut::<Health>().unwrap().0 -= 1;
-    /// assert_eq!(world.entity(id)?.get::<Health>().unwrap().0, 2);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn entity_mut(&mut self, id: EntityId) -> Result<EntityMut<'_>, Error> {
-        self.check(id)?;
-        Ok(EntityMut::new(self, id))
-    }
-
     /// Iterates over the ids of all live entities, in slot order.
     ///
     /// ```
@@ -380,10 +275,6 @@ impl World {
         } else {
             Err(Error::NoSuchEntity(id))
         }
-    }
-
-    pub(crate) fn name_of(&self, index: EntityIndex) -> Option<&str> {
-        self.names.get(index)
     }
 
     /// The id of the live entity in slot `index`.

@@ -8,32 +8,6 @@ use crate::table::tables::Place;
 use crate::world::World;
 use crate::{EntityId, Error};
 
-/// One entity to spawn, with its subtree.
-pub(crate) struct PreparedEntity {
-    pub name: Option<String>,
-    pub enabled: bool,
-    pub killed: bool,
-    pub layers: Option<u32>,
-    /// `(type, value, enabled)` in insertion order.
-    pub components: Vec<(TypeIdx, BoxedComponent, bool)>,
-    /// The position of its parent in the list being spawned, which comes
-    /// before it (`None` for the list's root).
-    pub parent: Option<usize>,
-}
-
-impl PreparedEntity {
-    pub fn new() -> Self {
-        PreparedEntity {
-            name: None,
-            enabled: true,
-            killed: false,
-            layers: None,
-            components: Vec::new(),
-            parent: None,
-        }
-    }
-}
-
 /// One entity of a loaded world, read and checked: its components are the
 /// next `len` values of the load's list, in its table's order.
 pub(crate) struct LoadedEntity {
@@ -112,39 +86,6 @@ impl World {
         Some((second, message))
     }
 
-    /// Spawns `prepared`, a tree listed parents first, its root first
-    /// (checked by the caller against the single rule): every component
-    /// first, then the requirements they lack, then the attach and enable
-    /// hooks, entity by entity, parents first. On error (a requirement
-    /// clashing with a listed component) nothing is left. A flat list, not
-    /// nested values, so that neither spawning nor dropping a tree of any
-    /// depth recurses.
-    pub(crate) fn spawn_prepared(
-        &mut self,
-        prepared: Vec<PreparedEntity>,
-        parent: Option<EntityId>,
-        requirements: Requirements,
-    ) -> Result<EntityId, Error> {
-        let mut created: Vec<EntityId> = Vec::with_capacity(prepared.len());
-        for node in prepared {
-            let under = match node.parent {
-                Some(at) => Some(created[at]),
-                None => parent,
-            };
-            let id = self.spawn_node(node);
-            if let Some(under) = under {
-                // A fresh entity has no children, so it cannot close a cycle.
-                self.hierarchy_mut().attach(id.index, under.index);
-            }
-            created.push(id);
-        }
-        let root = *created.first().expect("a prepared tree has a root");
-        match requirements {
-            Requirements::Add => self.finish_spawn(&created)?,
-        }
-        Ok(root)
-    }
-
     /// Enters one loaded entity into its table, with its flags and layers
     /// but no components yet: the caller pushes one value onto each of the
     /// table's segments next. Returns its slot.
@@ -168,70 +109,6 @@ impl World {
         if let Some(mask) = e.layers {
             self.set_layers_at(index, mask);
         }
-    }
-
-    /// Completes a load once every entity is in (slot `p` for entity `p`):
-    /// links `children` (saved ids, checked by the caller: in range, one
-    /// parent each, no cycle), names the entities in `name_order` (saved
-    /// ids) or file order, then fires the attach and enable hooks in
-    /// `tree_order` (parents first). Returns the ids in file order.
-    pub(crate) fn finish_loaded(
-        &mut self,
-        entities: &[LoadedEntity],
-        children: &[Vec<u32>],
-        tree_order: &[u32],
-        name_order: Option<Vec<u32>>,
-    ) -> Vec<EntityId> {
-        let created: Vec<EntityId> = (0..entities.len())
-            .map(|i| self.id_at(EntityIndex::from_index(i)))
-            .collect();
-        let mut linked = Vec::new();
-        for (parent, list) in children.iter().enumerate() {
-            if list.is_empty() {
-                continue;
-            }
-            linked.clear();
-            linked.extend(list.iter().map(|&child| created[child as usize].index));
-            let slots = created.len();
-            self.hierarchy_mut()
-                .link_fresh(created[parent].index, &linked, slots);
-        }
-        // Room for every name at once: thousands of entities share a few
-        // names, and growing each list entity by entity dominated naming.
-        // Hooks and requirements belong to types, so each table is asked
-        // once rather than each entity's every component. One pass for both.
-        let mut counts = vec![0; self.names().interned()];
-        let mut named = false;
-        let mut seen = vec![false; self.storage().table_slots()];
-        let mut plain = true;
-        for e in entities {
-            if let Some(name) = e.name {
-                counts[name as usize] += 1;
-                named = true;
-            }
-            if !std::mem::replace(&mut seen[e.table.index()], true) {
-                let layout = self.storage().table(e.table).layout();
-                plain &= layout.iter().all(|place| self.is_plain_ty(place.ty));
-            }
-        }
-        if named {
-            self.names_mut().reserve_all(&counts, created.len());
-        }
-        let give = |world: &mut World, at: usize| {
-            if let Some(name) = entities[at].name {
-                world.names_mut().give(created[at].index, name);
-            }
-        };
-        match name_order {
-            Some(order) => order.into_iter().for_each(|at| give(self, at as usize)),
-            None => (0..entities.len()).for_each(|at| give(self, at)),
-        }
-        if !plain {
-            let in_tree_order: Vec<EntityId> =
-                tree_order.iter().map(|&i| created[i as usize]).collect();
-            self.fire_spawn_hooks(&in_tree_order);
-        }
-        created
     }
 
     /// Removes entities made by a failed spawn, newest first, without hooks
@@ -275,38 +152,10 @@ impl World {
 
     /// The attach and enable hooks of freshly spawned entities, entity by
     /// entity in `created` order.
-    fn fire_spawn_hooks(&mut self, created: &[EntityId]) {
+    pub(crate) fn fire_spawn_hooks(&mut self, created: &[EntityId]) {
         for id in created {
             self.fire_added_hooks(id.index, 0);
         }
-    }
-
-    fn spawn_node(&mut self, prepared: PreparedEntity) -> EntityId {
-        let types: Vec<TypeIdx> = prepared.components.iter().map(|c| c.0).collect();
-        let table = self.table_for(&types);
-        let id = self.spawn_in(table);
-        if let Some(name) = &prepared.name {
-            self.names.set(id.index, Some(name));
-        }
-        self.storage.set_entity_state(
-            &mut self.entities,
-            id.index,
-            !prepared.enabled,
-            prepared.killed,
-        );
-        if let Some(mask) = prepared.layers {
-            self.set_layers_at(id.index, mask);
-        }
-        // Straight into the entity's final table: nothing here can fail,
-        // so no row is ever left half filled.
-        for (pos, (ty, value, enabled)) in prepared.components.into_iter().enumerate() {
-            let seg = self.storage.table(table).layout()[pos].seg;
-            self.push_boxed(Place { ty, seg }, value);
-            if !enabled {
-                self.disable_raw(id.index, pos);
-            }
-        }
-        id
     }
 
     /// Disables the entity's component at `pos` without firing hooks (it
@@ -325,5 +174,33 @@ impl World {
             self.apply_requirements(&requirements, index)?;
         }
         Ok(())
+    }
+
+    /// Spawns an entity holding `components` (`(type, value, enabled)`, in
+    /// order) straight into its final table, with its enabled, killed and
+    /// layer state; no requirement is met and no hook fires yet. Nothing
+    /// here can fail, so no row is ever left half filled.
+    pub(crate) fn spawn_values(
+        &mut self,
+        components: Vec<(TypeIdx, BoxedComponent, bool)>,
+        (enabled, killed): (bool, bool),
+        layers: Option<u32>,
+    ) -> EntityId {
+        let types: Vec<TypeIdx> = components.iter().map(|c| c.0).collect();
+        let table = self.table_for(&types);
+        let id = self.spawn_in(table);
+        self.storage
+            .set_entity_state(&mut self.entities, id.index, !enabled, killed);
+        if let Some(mask) = layers {
+            self.set_layers_at(id.index, mask);
+        }
+        for (pos, (ty, value, enabled)) in components.into_iter().enumerate() {
+            let seg = self.storage.table(table).layout()[pos].seg;
+            self.push_boxed(Place { ty, seg }, value);
+            if !enabled {
+                self.disable_raw(id.index, pos);
+            }
+        }
+        id
     }
 }

@@ -1,8 +1,8 @@
 //! Per-type iteration over the whole world: every component that is-a `T`.
 
 use crate::entity::{Entities, EntityIndex};
-use crate::table::{Row, DISABLED};
 use crate::query::{Query, QueryData, QueryMut, ReadOnlyQueryData};
+use crate::table::{Row, DISABLED};
 use crate::world::World;
 use crate::{Component, EntityId, Error};
 

@@ -1,23 +1,12 @@
 //! Enable/disable, kill/revive and layers: flags that change what lookups and
 //! updates see without adding or removing anything.
 
-use crate::entity::{CompRef, EntityIndex, TypeIdx};
-use crate::world::hooks::Hook;
-use crate::table::DISABLED;
 use crate::entity::InstanceId;
-use crate::world::World;
+use crate::entity::{CompRef, EntityIndex, TypeIdx};
+use crate::table::DISABLED;
+use crate::world::hooks::Hook;
+use crate::world::{World, DEFAULT_LAYERS};
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
-
-/// The layers an entity is on until [`EntityMut::set_layers`] says otherwise.
-///
-/// ```
-/// # use ecs_core::prelude::*;
-/// let mut world = World::new();
-/// let id = world.spawn();
-/// assert_eq!(world.entity(id)?.layers(), ecs_core::DEFAULT_LAYERS);
-/// # Ok::<(), ecs_core::Error>(())
-/// ```
-pub const DEFAULT_LAYERS: u32 = 1;
 
 /// Which components a filtered lookup accepts, by their enabled flag.
 ///

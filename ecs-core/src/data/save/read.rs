@@ -4,8 +4,8 @@ use std::any::TypeId;
 use std::collections::HashSet;
 
 use crate::component::ops::BoxedComponent;
-use crate::data::codec::DeserializeFns;
 use crate::data::catalog::component_type;
+use crate::data::codec::DeserializeFns;
 use crate::data::refs::{self, IdMap};
 use crate::entity::{TableId, TypeIdx};
 use crate::world::prepared::LoadedEntity;
@@ -231,7 +231,13 @@ impl File {
         for (ty, value) in self.resources {
             world.resources_mut().insert_boxed(ty, value);
         }
-        let ids = world.finish_loaded(&self.entities, &self.children, &tree_order, name_order);
+        let ids = crate::scene::spawn::finish_loaded(
+            &mut world,
+            &self.entities,
+            &self.children,
+            &tree_order,
+            name_order,
+        );
         Ok(Loaded {
             world,
             ids: IdMap::new(ids),

@@ -256,7 +256,9 @@ impl World {
             mp::array(&mut out, saved.len());
             for (k, &c) in saved.iter().enumerate() {
                 let ops = self.vtable(c.ty).ops;
-                let (Some(fns), Some(_)) = (crate::data::codec::serialize_fns(&ops), ops.deserialize) else {
+                let (Some(fns), Some(_)) =
+                    (crate::data::codec::serialize_fns(&ops), ops.deserialize)
+                else {
                     missing.add(self.storage().info(c.ty).key().name());
                     // Keep the envelope well formed; the save fails below.
                     mp::nil(&mut out);

@@ -1,0 +1,100 @@
+//! State an upper layer keeps in a world (the scene graph, names, the
+//! behaviour runtime's queue): the world owns it, drops it with itself and
+//! tells it when an entity goes, but does not know what it is, so the
+//! world layer never names a layer above it.
+
+use std::any::{Any, TypeId};
+
+use crate::entity::EntityIndex;
+use crate::world::World;
+
+/// One upper layer's state in a world. Made on first use, from `Default`.
+pub(crate) trait Extension: Any + Send + Sync {
+    /// The entity in slot `index` was despawned: drop what is kept about it.
+    fn forget(&mut self, index: EntityIndex);
+
+    /// How much work user code has queued here so far (hooks queue
+    /// commands), for [`Extension::roll_back`].
+    fn queued(&self) -> usize {
+        0
+    }
+
+    /// An operation that ran user code failed and was taken back: drop the
+    /// work queued since [`Extension::queued`] said `queued`.
+    fn roll_back(&mut self, queued: usize) {
+        let _ = queued;
+    }
+}
+
+/// What each extension had queued when an operation began.
+pub(crate) struct Checkpoint(Vec<(TypeId, usize)>);
+
+/// The extensions of one world, at most one of each type; a handful, so a
+/// scan of their `TypeId`s is as fast as any map.
+#[derive(Default)]
+pub(crate) struct Extensions {
+    slots: Vec<(TypeId, Box<dyn Extension>)>,
+}
+
+impl Extensions {
+    /// What each extension has queued now.
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint(
+            self.slots
+                .iter()
+                .map(|(id, extension)| (*id, extension.queued()))
+                .collect(),
+        )
+    }
+
+    /// Drops the work queued since `checkpoint`, in extensions made since
+    /// then too (they had queued nothing).
+    pub(crate) fn roll_back(&mut self, checkpoint: &Checkpoint) {
+        for (id, extension) in &mut self.slots {
+            let queued = checkpoint
+                .0
+                .iter()
+                .find(|(had, _)| had == id)
+                .map_or(0, |&(_, queued)| queued);
+            extension.roll_back(queued);
+        }
+    }
+
+    /// Tells every extension that the entity in slot `index` is gone.
+    pub(crate) fn forget(&mut self, index: EntityIndex) {
+        for (_, extension) in &mut self.slots {
+            extension.forget(index);
+        }
+    }
+}
+
+impl World {
+    /// The world's `E`, if anything made it yet.
+    #[inline]
+    pub(crate) fn extension<E: Extension>(&self) -> Option<&E> {
+        let (_, found) = self
+            .extensions
+            .slots
+            .iter()
+            .find(|(id, _)| *id == TypeId::of::<E>())?;
+        let found: &dyn Any = &**found;
+        found.downcast_ref()
+    }
+
+    /// The world's `E`, made from `Default` on first use.
+    #[inline]
+    pub(crate) fn extension_mut<E: Extension + Default>(&mut self) -> &mut E {
+        let slots = &mut self.extensions.slots;
+        let at = match slots.iter().position(|(id, _)| *id == TypeId::of::<E>()) {
+            Some(at) => at,
+            None => {
+                slots.push((TypeId::of::<E>(), Box::new(E::default())));
+                slots.len() - 1
+            }
+        };
+        let found: &mut dyn Any = &mut *slots[at].1;
+        found
+            .downcast_mut()
+            .expect("an extension is kept under its own type's id")
+    }
+}
