@@ -137,22 +137,43 @@
 //!   an `AxisMoving` and a loop over every `Moving` read the same memory an
 //!   exact lookup reads, at that offset: no generated upcast per value.
 //!
-//! ## Module map
+//! ## Architecture
 //!
-//! Dependencies run one way, top to bottom. Each layer's state is a struct
-//! whose fields only that layer's folder can touch; the layers above reach it through methods. `storage` never names
-//! [`World`]: its structural moves take the entity table as an argument.
+//! The crate is ten layers, one folder (or file) each, listed lowest first
+//! in `ecs-core/LAYERS`. A layer names only the layers below it, never one
+//! above; `scripts/layers.py` checks that, and that no files import each
+//! other in a circle, in CI.
 //!
-//! | layer | what it holds | its state |
+//! | layer | owns | why it sits here |
 //! |---|---|---|
-//! | `entity` | ids, index newtypes, the allocator and per-entity record (generation, table, row, flags) | `Entities` |
-//! | `component` | the [`Component`] trait, the key chain, the per-type vtable constant the derive generates, capability probes, process-wide type numbers | one constant per type |
-//! | `storage` | the type registry with is-a bit sets, type-erased segments (one per table and type, all in one array so the is-a index names them directly), per-type columns (segment list, trash, lending), the tables, and every structural move (enter, leave, relocate, trash-then-drop); `storage::raw` is the only module with `unsafe` | `Storage` |
-//! | `world` | [`World`] = entities + storage + scene + runtime state + resources; [`EntityRef`]/[`EntityMut`], the insert, remove and spawn paths, queries | `World`, `Resources` |
-//! | `query` | queries over tuples of terms: table matching, the terms' cursors, the compile-time conflict check, rayon splitting | none: a plan per query call |
-//! | `runtime` | behaviours and hooks, [`Context`], [`Commands`], messages | `RuntimeState` (update order, commands) |
-//! | `scene` | the hierarchy, names, tree search | `Hierarchy`, `Names` |
-//! | `data` | the by-name catalog, by-name operations, clone, blueprints, save/load, inspect | none: built on the layers below |
+//! | `entity` | ids, index newtypes, [`InstanceId`], the allocator and per-entity record (generation, table, row, flags) | names everything else; knows nothing |
+//! | `error` | [`Error`], the one error type | every layer above returns it |
+//! | `storage` | raw memory: `storage::raw` (the only `unsafe`: type-erased arrays, strided walks, lockstep lanes, a type's memory facts, the link-time catalog's section) and process-wide type numbers | knows memory, not what a component is |
+//! | `component` | descriptors: the [`Component`] trait, the key chain, the per-type table the derive generates (memory facts, flags, default / clone / debug, and other layers' entry points carried erased), declared requirements, the by-name catalog | describes types; stores nothing |
+//! | `table` | the type registry with is-a bits, segments, columns, tables, the is-a index, every structural move | a world's component values |
+//! | `query` | terms, tuples and the conflict check, table matching, plans, the iterator, rayon splitting | reads tables; takes the entity table and storage as arguments |
+//! | `world` | [`World`] = entities + storage + resources + query plans, and the state of the layers above as extensions it owns but does not name; [`EntityRef`]/[`EntityMut`]; insert, remove, spawn; requirements met; lifecycle hooks fired | the one owner of a world's invariants |
+//! | `scene` | the hierarchy, names, tree search, spawning named and linked trees | entity relations, kept as a world extension |
+//! | `runtime` | behaviours and their entry points, [`Context`], [`Commands`], messages | runs user code on a world; its queue is a world extension |
+//! | `data` | codecs (the serde entry points of each type), by-name operations, clone, blueprints, save/load, inspect | reads and writes everything below |
+//!
+//! Each upper layer that adds methods to [`World`] does so in one file,
+//! its `api.rs`; every other `World` method is in `world/`. A layer keeps
+//! what it needs per component type in its own record, made by the derive
+//! and carried erased in the type's table (`component::ops::Codec`): the
+//! world layer's behaviour entry points (`world/hooks.rs`), the runtime's
+//! receivers (`runtime/message.rs`), the data layer's codecs
+//! (`data/codec.rs`). `component/` only carries them.
+//!
+//! Where to add:
+//! - **a query term**: `query/term.rs` (its `Term` impl: what it reads and
+//!   its cursor over one table); the term kinds are listed once, on `Term`.
+//! - **a save format**: SAVE_FORMAT_PLACEHOLDER
+//! - **a derive attribute**: `ecs-derive/src/attr.rs` parses and checks it;
+//!   `ecs-derive/src/expand/impl_block.rs` turns it into the type's table.
+//! - **a lifecycle hook**: `world/hooks.rs` (the moment, and the one rule
+//!   for when it fires); the `Behaviour` method users implement is in
+//!   `runtime/behaviour.rs`.
 //!
 //! ## Safety
 //!
