@@ -53,6 +53,9 @@ mod json;
 mod read;
 mod write;
 
+#[cfg(test)]
+mod tests;
+
 use binary::read_binary;
 use json::read_json;
 
