@@ -1,6 +1,7 @@
 //! The data layer: the by-name catalog, by-name operations, cloning,
 //! blueprints, save/load and the inspector.
 
+mod api;
 pub(crate) mod blueprint;
 pub(crate) mod catalog;
 pub(crate) mod dynamic;
