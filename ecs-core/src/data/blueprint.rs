@@ -24,7 +24,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::data::catalog::component_type;
+use crate::component::catalog::component_type;
 use crate::data::codec::{DataErrorParts, DeserializeFns};
 use crate::data::refs::{with_context, RefContext};
 use crate::entity::{SegId, TableId, TypeIdx};

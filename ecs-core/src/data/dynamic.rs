@@ -1,8 +1,8 @@
 //! Working with components known only by name (blueprints, editors,
 //! consoles) and cloning whole entities through their erased `Clone`.
 
+use crate::component::catalog::component_type;
 use crate::component::ops::lacking;
-use crate::data::catalog::component_type;
 use crate::entity::{EntityIndex, TypeIdx};
 use crate::scene::spawn::{spawn_prepared, PreparedEntity};
 use crate::world::instance::ComponentInfo;

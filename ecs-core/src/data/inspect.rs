@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::data::catalog::registered_components;
+use crate::component::catalog::registered_components;
 use crate::world::World;
 use crate::EntityId;
 

@@ -1,11 +1,9 @@
-//! The data layer: by-name operations, cloning,
-//! blueprints, save/load and the inspector.
+//! The data layer: codecs, by-name operations, cloning, blueprints,
+//! save/load and the inspector.
 
+mod api;
 pub(crate) mod blueprint;
 pub(crate) mod codec;
-// The by-name catalog lives with the component descriptors; the old path
-// is kept until the save code that names it is rewritten.
-pub(crate) use crate::component::catalog;
 pub(crate) mod dynamic;
 pub(crate) mod format;
 pub(crate) mod inspect;

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::component::catalog::component_type;
 use crate::data::blueprint::{Blueprint, BlueprintLibrary, ComponentSpec};
-use crate::data::catalog::component_type;
 use crate::data::codec::Stored;
 use crate::data::format::Fmt;
 use crate::data::refs::{with_context, RefContext};

@@ -1,299 +1,464 @@
-//! Reading a binary snapshot.
+//! The binary snapshot: one MessagePack array, positional, component type
+//! names and entity names listed once and named by index, an entity's
+//! component types before their values (each value a `bin` of the
+//! component's own MessagePack). Encodes and decodes the pieces `write`
+//! and `read` walk, nothing else.
 
-use crate::data::codec::BinaryPushFn;
+use std::any::TypeId;
+use std::borrow::Cow;
+
+use crate::component::ops::BoxedComponent;
+use crate::data::codec::DeserializeFns;
 use crate::data::format::mp;
-use crate::entity::TableId;
-use crate::table::tables::Place;
-use crate::world::prepared::LoadedEntity;
 use crate::world::World;
-use crate::{Error, DEFAULT_LAYERS};
+use crate::Error;
 
 use super::bad;
-use super::read::*;
+use super::components::{Column, EntryCx, Head};
+use super::read::{Decode, EntityField, List, NameRef, Part};
+use super::write::{Encode, SavedComponent, SavedEntity, SavedValue};
 
-pub(super) fn read_binary(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
-    let mut r = mp::In::new(bytes);
-    let mut file = File::default();
-    let len = r
-        .array("a saved world (an array)")
-        .map_err(|m| bad("(root)", m))?;
-    if len != 8 {
-        return Err(bad(
-            "(root)",
-            format!("expected a saved world of 8 parts, found {len}"),
-        ));
+/// How many parts a snapshot has: format, version, update order,
+/// resources, naming order, types, names, entities.
+const PARTS: usize = 8;
+
+/// How many fields an entity has: name, flags, layers, children, types,
+/// data.
+const ENTITY_FIELDS: usize = 6;
+
+/// A snapshot marks at most its first 64 components of an entity
+/// disabled: every build that reads snapshots has refused more (their
+/// reader kept the marks in a 64-bit mask), and this one refuses them
+/// alike so that a file reads the same everywhere.
+const MAX_DISABLED: usize = 64;
+
+/// Writes a snapshot.
+pub(super) struct BinaryEncoder {
+    out: Vec<u8>,
+    /// The entity's components written so far.
+    written: usize,
+}
+
+impl BinaryEncoder {
+    /// An encoder for a save of `entities` entities.
+    pub(super) fn new(entities: usize) -> Self {
+        BinaryEncoder {
+            out: Vec::with_capacity(64 + 64 * entities),
+            written: 0,
+        }
     }
-    file.format = Some(
-        r.string("the format name")
-            .map_err(|m| bad("format", m))?
-            .to_owned(),
-    );
-    file.version = Some(r.uint("a version number").map_err(|m| bad("version", m))?);
-    file.check_header()?;
-    let n = r
-        .array("the update order")
-        .map_err(|m| bad("update_order", m))?;
-    for i in 0..n {
-        let path = format!("update_order[{i}]");
-        let name = r
-            .string("a behaviour type name")
-            .map_err(|m| bad(&path, m))?;
-        update_order_entry(world, name, &path, &mut file.update_order)?;
+
+    /// A value as a `bin` holding its MessagePack.
+    #[inline]
+    fn value(&mut self, value: SavedValue<'_>) -> Result<(), String> {
+        let start = mp::begin_bin(&mut self.out);
+        (value.write.binary)(value.value, &mut self.out).map_err(|e| e.to_string())?;
+        mp::end_bin(&mut self.out, start);
+        Ok(())
     }
-    let n = r.array("the resources").map_err(|m| bad("resources", m))?;
-    for i in 0..n {
-        let path = format!("resources[{i}]");
-        if r.array("a resource").map_err(|m| bad(&path, m))? != 2 {
+
+    #[inline]
+    fn strings(&mut self, strings: &[&str]) {
+        mp::array(&mut self.out, strings.len());
+        for s in strings {
+            mp::string(&mut self.out, s);
+        }
+    }
+
+    #[inline]
+    fn uints(&mut self, uints: &[u32]) {
+        mp::array(&mut self.out, uints.len());
+        for &n in uints {
+            mp::uint(&mut self.out, u64::from(n));
+        }
+    }
+}
+
+impl Encode for BinaryEncoder {
+    const INTERNS: bool = true;
+
+    fn begin(&mut self, format: &str, version: u64) {
+        mp::array(&mut self.out, PARTS);
+        mp::string(&mut self.out, format);
+        mp::uint(&mut self.out, version);
+    }
+
+    fn update_order(&mut self, names: &[&str]) {
+        self.strings(names);
+    }
+
+    fn begin_resources(&mut self, count: usize) {
+        mp::array(&mut self.out, count);
+    }
+
+    fn resource(&mut self, name: &str, value: SavedValue<'_>) -> Result<(), String> {
+        mp::array(&mut self.out, 2);
+        mp::string(&mut self.out, name);
+        self.value(value)
+    }
+
+    fn end_resources(&mut self) {}
+
+    fn name_order(&mut self, order: Option<&[u32]>) {
+        match order {
+            None => mp::nil(&mut self.out),
+            Some(order) => self.uints(order),
+        }
+    }
+
+    fn tables(&mut self, types: &[&str], names: &[&str]) {
+        self.strings(types);
+        self.strings(names);
+    }
+
+    fn begin_entities(&mut self, count: usize) {
+        mp::array(&mut self.out, count);
+    }
+
+    #[inline]
+    fn entity(&mut self, e: &SavedEntity<'_>) {
+        let out = &mut self.out;
+        mp::array(out, ENTITY_FIELDS);
+        match e.name {
+            Some((_, index)) => mp::uint(out, u64::from(index)),
+            None => mp::nil(out),
+        }
+        mp::uint(out, u64::from(e.disabled) | u64::from(e.killed) << 1);
+        mp::uint(out, u64::from(e.layers));
+        self.uints(e.children);
+        // A component's type is its index in the types table times two,
+        // plus one when it is disabled.
+        let out = &mut self.out;
+        mp::array(out, e.components.len());
+        for c in e.components {
+            mp::uint(out, u64::from(c.code) << 1 | u64::from(!c.enabled));
+        }
+        mp::array(out, e.components.len());
+        self.written = 0;
+    }
+
+    #[inline]
+    fn component(&mut self, c: &SavedComponent<'_>) -> Result<(), String> {
+        self.written += 1;
+        match c.write {
+            Some(write) => self.value(SavedValue {
+                write,
+                value: c.value,
+            }),
+            // Keeps the envelope well formed; the save fails.
+            None => {
+                mp::nil(&mut self.out);
+                Ok(())
+            }
+        }
+    }
+
+    fn component_path(&self, entity: usize) -> String {
+        format!("entities[{entity}].data[{}]", self.written - 1)
+    }
+
+    fn end_entity(&mut self) {}
+
+    fn finish(self) -> Vec<u8> {
+        self.out
+    }
+}
+
+/// Reads a snapshot, part by part in their fixed order.
+pub(super) struct BinaryDecoder<'a> {
+    r: mp::In<'a>,
+    /// The next part.
+    part: usize,
+    /// The next field of the entity being read.
+    field: usize,
+    /// The previous entity's encoded type list: neighbours mostly share
+    /// one, and the same bytes always read the same way (MessagePack is
+    /// self-delimiting), so they are compared, not read.
+    last_types: &'a [u8],
+    /// Where the type list being read starts.
+    types_at: Option<&'a [u8]>,
+}
+
+impl<'a> BinaryDecoder<'a> {
+    pub(super) fn new(bytes: &'a [u8]) -> Self {
+        BinaryDecoder {
+            r: mp::In::new(bytes),
+            part: 0,
+            field: 0,
+            last_types: &[],
+            types_at: None,
+        }
+    }
+}
+
+impl<'a> BinaryDecoder<'a> {
+    /// Entity `i`'s name (an index into `names`, or nil), flags and
+    /// layers.
+    #[inline]
+    fn fixed_fields(&mut self, i: usize, names: &[u32]) -> Result<EntityField<'a>, Error> {
+        let r = &mut self.r;
+        let name = match r.nil() {
+            true => None,
+            false => {
+                let k = r
+                    .uint("a name's index or nil")
+                    .map_err(|m| at(i, "name", m))?;
+                let name = usize::try_from(k).ok().and_then(|k| names.get(k));
+                let name = name.ok_or_else(|| {
+                    let n = names.len();
+                    at(i, "name", format!("expected an index into the {n} names"))
+                })?;
+                Some(NameRef::Interned(*name))
+            }
+        };
+        let flags = r.uint("the flags").map_err(|m| at(i, "flags", m))?;
+        if flags > 3 {
+            return Err(at(i, "flags", "expected 0 to 3 (1: disabled, 2: killed)"));
+        }
+        let layers = r.uint("a layer mask").map_err(|m| at(i, "layers", m))?;
+        Ok(EntityField::Fixed {
+            name,
+            enabled: flags & 1 == 0,
+            killed: flags & 2 != 0,
+            layers,
+        })
+    }
+}
+
+/// Whether a list with `left` items left has another (counted off).
+fn count_down(left: &mut usize) -> bool {
+    let more = *left > 0;
+    *left = left.saturating_sub(1);
+    more
+}
+
+/// Where in entity `i` `key` is, for an error.
+fn at(i: usize, key: &str, message: impl Into<String>) -> Error {
+    bad(format!("entities[{i}].{key}"), message)
+}
+
+impl<'a> Decode<'a> for BinaryDecoder<'a> {
+    const HEADER_FIRST: bool = true;
+    const VALUE_WITH_TYPE: bool = false;
+
+    /// Items left in the list.
+    type Seq = usize;
+
+    fn begin(&mut self) -> Result<(), String> {
+        let len = self.r.array("a saved world (an array)")?;
+        if len != PARTS {
+            return Err(format!(
+                "expected a saved world of {PARTS} parts, found {len}"
+            ));
+        }
+        Ok(())
+    }
+
+    fn next_part(&mut self) -> Result<Option<Part>, Error> {
+        const ORDER: [Part; PARTS] = [
+            Part::Format,
+            Part::Version,
+            Part::UpdateOrder,
+            Part::Resources,
+            Part::NameOrder,
+            Part::Types,
+            Part::Names,
+            Part::Entities,
+        ];
+        let mut part = ORDER.get(self.part).copied();
+        self.part += 1;
+        // No naming order: `nil` in its place.
+        if part == Some(Part::NameOrder) && self.r.nil() {
+            part = ORDER.get(self.part).copied();
+            self.part += 1;
+        }
+        Ok(part)
+    }
+
+    fn end(&mut self) -> Result<(), String> {
+        match self.r.rest.len() {
+            0 => Ok(()),
+            n => Err(format!("{n} bytes after the saved world")),
+        }
+    }
+
+    #[inline]
+    fn remaining(&self) -> usize {
+        self.r.rest.len()
+    }
+
+    #[inline]
+    fn string(&mut self, what: &str) -> Result<Cow<'a, str>, String> {
+        self.r.string(what).map(Cow::Borrowed)
+    }
+
+    #[inline]
+    fn uint(&mut self, what: &str) -> Result<u64, String> {
+        self.r.uint(what)
+    }
+
+    #[inline]
+    fn begin_list(&mut self, list: List) -> Result<usize, String> {
+        self.r.array(match list {
+            List::UpdateOrder => "the update order",
+            List::Resources => "the resources",
+            List::NameOrder => "the naming order",
+            List::Types => "the component types",
+            List::Names => "the names",
+            List::Entities => "the entities",
+            List::Children => "the children",
+        })
+    }
+
+    #[inline]
+    fn next_item(&mut self, left: &mut usize) -> Result<bool, String> {
+        Ok(count_down(left))
+    }
+
+    #[inline]
+    fn declared_len(left: &usize) -> Option<usize> {
+        Some(*left)
+    }
+
+    #[inline]
+    fn room(&self, left: &usize) -> usize {
+        (*left).min(self.r.rest.len())
+    }
+
+    fn resource(
+        &mut self,
+        path: &str,
+        mut resolve: impl FnMut(&str) -> Result<(TypeId, &'static DeserializeFns), Error>,
+    ) -> Result<(TypeId, BoxedComponent), Error> {
+        if self.r.array("a resource").map_err(|m| bad(path, m))? != 2 {
             return Err(bad(path, "expected [type, data]"));
         }
-        let name = r
-            .string("a type name")
-            .map_err(|m| bad(format!("{path}.type"), m))?;
-        let (ty, _, read) = resource_entry(name, &path)?;
-        let data = r
-            .bin("the resource's data")
-            .map_err(|m| bad(format!("{path}.data"), m))?;
-        let before = current_max();
-        let value = read(data).map_err(|e| bad(format!("{path}.data"), e.to_string()))?;
-        file.note_refs(before, RefAt::Resource(i));
-        file.resources.push((ty, value));
+        let name = self.r.string("a type name");
+        let name = name.map_err(|m| bad(format!("{path}.type"), m))?;
+        let (ty, fns) = resolve(name)?;
+        let data = self.r.bin("the resource's data");
+        let data = data.map_err(|m| bad(format!("{path}.data"), m))?;
+        let value = (fns.binary)(data).map_err(|e| bad(format!("{path}.data"), e.to_string()))?;
+        Ok((ty, value))
     }
-    if !r.nil() {
-        let n = r
-            .array("the naming order")
-            .map_err(|m| bad("name_order", m))?;
-        let mut order = Vec::with_capacity(n.min(bytes.len()));
-        for k in 0..n {
-            order.push(
-                r.uint("a saved id")
-                    .map_err(|m| bad(format!("name_order[{k}]"), m))?,
-            );
-        }
-        file.name_order = Some((order, "name_order".to_owned()));
-    }
-    let n = r
-        .array("the component types")
-        .map_err(|m| bad("types", m))?;
-    let mut types = Vec::with_capacity(n.min(bytes.len()));
-    for t in 0..n {
-        let path = format!("types[{t}]");
-        let name = r
-            .string("a component type name")
-            .map_err(|m| bad(&path, m))?;
-        types.push(resolve_type(world, name, &path)?);
-    }
-    let n = r.array("the names").map_err(|m| bad("names", m))?;
-    let mut names = Vec::with_capacity(n.min(bytes.len()));
-    for k in 0..n {
-        let name = r
-            .string("a name")
-            .map_err(|m| bad(format!("names[{k}]"), m))?;
-        names.push(world.names_mut().intern(name));
-    }
-    let n = r.array("the entities").map_err(|m| bad("entities", m))?;
-    world.reserve_entities(n.min(r.rest.len()));
-    // Each entity takes at least a byte: a length past the input is a lie.
-    file.entities.reserve(n.min(bytes.len()));
-    file.children.reserve(n.min(bytes.len()));
-    let mut layout = Layout::default();
-    let mut rows = Rows::default();
-    let entities_at = r.rest.len();
-    for i in 0..n {
-        let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
-        if r.array("an entity").map_err(|m| bad(entity_path(i), m))? != 6 {
+
+    #[inline]
+    fn begin_entity(&mut self, i: usize) -> Result<(), Error> {
+        let len = self.r.array("an entity");
+        if len.map_err(|m| bad(format!("entities[{i}]"), m))? != ENTITY_FIELDS {
             return Err(bad(
-                entity_path(i),
+                format!("entities[{i}]"),
                 "expected [name, flags, layers, children, types, data]",
             ));
         }
-        let mut entity = LoadedEntity::default();
-        if !r.nil() {
-            let k = r.uint("a name's index or nil").map_err(|m| at("name", m))?;
-            let name = usize::try_from(k)
-                .ok()
-                .and_then(|k| names.get(k))
-                .ok_or_else(|| {
-                    at(
-                        "name",
-                        format!("expected an index into the {} names", names.len()),
-                    )
-                })?;
-            entity.name = Some(*name);
-        }
-        let flags = r.uint("the flags").map_err(|m| at("flags", m))?;
-        if flags > 3 {
-            return Err(at(
-                "flags",
-                "expected 0 to 3 (1: disabled, 2: killed)".into(),
-            ));
-        }
-        entity.enabled = flags & 1 == 0;
-        entity.killed = flags & 2 != 0;
-        let layers = r.uint("a layer mask").map_err(|m| at("layers", m))?;
-        let layers = u32::try_from(layers)
-            .map_err(|_| at("layers", "expected a 32-bit layer mask".into()))?;
-        entity.layers = (layers != DEFAULT_LAYERS).then_some(layers);
-        let k = r.array("the children").map_err(|m| at("children", m))?;
-        let mut children = Vec::with_capacity(k.min(r.rest.len()));
-        for c in 0..k {
-            let wrong = |_| {
-                at(
-                    &format!("children[{c}]"),
-                    "expected the id of another entity in this file".into(),
-                )
-            };
-            let child = r.uint("a saved id").map_err(wrong)?;
-            children.push(u32::try_from(child).map_err(|_| wrong(String::new()))?);
-        }
-        // Types first, then data: the entity's table is known before its
-        // values are read, so each is read straight into its column.
-        layout.read(&mut r, world, &mut file, &types, i)?;
-        entity.table = layout.table;
-        let read = entities_at - r.rest.len();
-        rows.count(world, entity.table, i, n, read, r.rest.len());
-        entity.len = layout.columns.len();
-        let k = entity.len;
-        if r.array("the component data").map_err(|m| at("data", m))? != k {
-            return Err(at("data", format!("expected {k} values, one per type")));
-        }
-        let index = world.spawn_loaded_entity(&entity);
-        debug_assert_eq!(index.index(), i);
-        for (c, &(push, place)) in layout.columns.iter().enumerate() {
-            let here = || format!("entities[{i}].data[{c}]");
-            let data = r.bin("the component's data").map_err(|m| bad(here(), m))?;
-            let before = current_max();
-            push(world, place.ty, place.seg, data).map_err(|e| bad(here(), e.to_string()))?;
-            file.note_refs(before, RefAt::Data(i, c));
-            if layout.disabled & (1 << c) != 0 {
-                world.disable_raw(index, c);
-            }
-        }
-        file.entities.push(entity);
-        file.children.push(children);
-    }
-    if !r.rest.is_empty() {
-        return Err(bad(
-            "(root)",
-            format!("{} bytes after the saved world", r.rest.len()),
-        ));
-    }
-    Ok(file)
-}
-
-/// The component types of the entity being read, resolved: its table, and
-/// the reader and place of each value in table order.
-#[derive(Default)]
-struct Layout<'a> {
-    /// The encoded type list it was read from: neighbours in a snapshot
-    /// mostly share one, and the same bytes always read the same way
-    /// (MessagePack is self-delimiting), so they are compared, not read.
-    bytes: &'a [u8],
-    table: TableId,
-    columns: Vec<(BinaryPushFn, Place)>,
-    /// Bit `c`: the `c`th component is disabled.
-    disabled: u64,
-}
-
-impl<'a> Layout<'a> {
-    /// Reads entity `i`'s type list, checks it and finds its table.
-    fn read(
-        &mut self,
-        r: &mut mp::In<'a>,
-        world: &mut World,
-        file: &mut File,
-        types: &[Known],
-        i: usize,
-    ) -> Result<(), Error> {
-        if !self.bytes.is_empty() && r.rest.starts_with(self.bytes) {
-            r.rest = &r.rest[self.bytes.len()..];
-            return Ok(());
-        }
-        // Forgotten until the new list has passed every check.
-        self.bytes = &[];
-        let start = r.rest;
-        let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
-        let k = r.array("the component types").map_err(|m| at("types", m))?;
-        let mut disabled = 0u64;
-        let mut fns = Vec::with_capacity(k.min(r.rest.len()));
-        file.types.clear();
-        for c in 0..k {
-            let t = r
-                .uint("a type index")
-                .map_err(|m| at(&format!("types[{c}]"), m))?;
-            let kind = *usize::try_from(t >> 1)
-                .ok()
-                .and_then(|t| types.get(t))
-                .ok_or_else(|| {
-                    at(
-                        &format!("types[{c}]"),
-                        format!(
-                            "expected an index into the {} types (times two, plus one if disabled)",
-                            types.len()
-                        ),
-                    )
-                })?;
-            if t & 1 == 1 {
-                if c >= 64 {
-                    return Err(at(
-                        &format!("types[{c}]"),
-                        "only the first 64 components may be disabled in a snapshot".into(),
-                    ));
-                }
-                disabled |= 1 << c;
-            }
-            file.types.push(kind.ty);
-            fns.push(kind.fns.binary_push);
-        }
-        self.table = file.table_of(world, i)?;
-        let places = world.storage().table(self.table).layout();
-        self.columns.clear();
-        self.columns
-            .extend(fns.into_iter().zip(places.iter().copied()));
-        self.disabled = disabled;
-        self.bytes = &start[..start.len() - r.rest.len()];
+        self.field = 0;
         Ok(())
     }
-}
 
-/// Rows read so far per table (by table index), for making room ahead.
-#[derive(Default)]
-struct Rows(Vec<usize>);
+    #[inline]
+    fn next_entity_field(
+        &mut self,
+        i: usize,
+        names: &[u32],
+    ) -> Result<Option<EntityField<'a>>, Error> {
+        self.field += 1;
+        Ok(Some(match self.field {
+            1 => self.fixed_fields(i, names)?,
+            2 => EntityField::Children,
+            3 => EntityField::Components,
+            _ => return Ok(None),
+        }))
+    }
 
-impl Rows {
-    /// Counts entity `i` of the `n` the file lists into `table`, `read`
-    /// bytes into the entities with `left` to go. At 8, 16, 32, ... rows
-    /// it makes room for the table's share of the entities left, so that a
-    /// column grows once or twice instead of doubling its way up (copying
-    /// itself each time). The room is also bounded by what the bytes left
-    /// can hold at the size read so far (plus an eighth, so an honest
-    /// file's last rows fit), so a file lying about its length gets no more
-    /// than it could fill.
-    fn count(
+    #[inline]
+    fn same_types_as_before(&mut self) -> bool {
+        let last = self.last_types;
+        if last.is_empty() || !self.r.rest.starts_with(last) {
+            return false;
+        }
+        self.r.rest = &self.r.rest[last.len()..];
+        true
+    }
+
+    #[inline]
+    fn begin_components(&mut self, i: usize) -> Result<usize, Error> {
+        // Forgotten until the new list has found its table.
+        self.last_types = &[];
+        self.types_at = Some(self.r.rest);
+        let len = self.r.array("the component types");
+        len.map_err(|m| at(i, "types", m))
+    }
+
+    #[inline]
+    fn next_component(&mut self, _: usize, left: &mut usize) -> Result<bool, Error> {
+        Ok(count_down(left))
+    }
+
+    #[inline]
+    fn component(&mut self, i: usize, c: usize, cx: &mut EntryCx<'_>) -> Result<Head, Error> {
+        let here = || format!("types[{c}]");
+        let t = self.r.uint("a type index").map_err(|m| at(i, &here(), m))?;
+        let table = &cx.types.table;
+        let kind = usize::try_from(t >> 1).ok().and_then(|t| table.get(t));
+        let kind = *kind.ok_or_else(|| {
+            let n = table.len();
+            let message =
+                format!("expected an index into the {n} types (times two, plus one if disabled)");
+            at(i, &here(), message)
+        })?;
+        let enabled = t & 1 == 0;
+        if !enabled && c >= MAX_DISABLED {
+            return Err(at(
+                i,
+                &here(),
+                format!("only the first {MAX_DISABLED} components may be disabled in a snapshot"),
+            ));
+        }
+        Ok(Head {
+            kind,
+            enabled,
+            pushed: false,
+        })
+    }
+
+    #[inline]
+    fn begin_values(&mut self, i: usize, count: usize) -> Result<(), Error> {
+        if let Some(start) = self.types_at.take() {
+            self.last_types = &start[..start.len() - self.r.rest.len()];
+        }
+        let len = self.r.array("the component data");
+        if len.map_err(|m| at(i, "data", m))? != count {
+            return Err(at(
+                i,
+                "data",
+                format!("expected {count} values, one per type"),
+            ));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn value(
         &mut self,
         world: &mut World,
-        table: TableId,
         i: usize,
-        n: usize,
-        read: usize,
-        left: usize,
-    ) {
-        let t = table.index();
-        if self.0.len() <= t {
-            self.0.resize(t + 1, 0);
-        }
-        self.0[t] += 1;
-        let rows = self.0[t];
-        if rows < 8 || !rows.is_power_of_two() {
-            return;
-        }
-        // `rows * of / per` without overflow.
-        let share = |of: usize, per: usize| {
-            usize::try_from(rows as u128 * of as u128 / per.max(1) as u128).unwrap_or(usize::MAX)
-        };
-        let by_count = share(n - i - 1, i + 1);
-        let by_bytes = share(left, read);
-        let room = by_count.min(by_bytes.saturating_add(by_bytes / 8));
-        // The entity counted is not in its table yet: its row comes on top.
-        world.reserve_table(table, room + 1);
+        k: usize,
+        column: Column,
+    ) -> Result<(), Error> {
+        let here = || Self::value_path(i, k);
+        let data = self
+            .r
+            .bin("the component's data")
+            .map_err(|m| bad(here(), m))?;
+        let Column { kind, place } = column;
+        (kind.fns.binary_push)(world, place.ty, place.seg, data)
+            .map_err(|e| bad(here(), e.to_string()))
+    }
+
+    #[inline]
+    fn end_values(&mut self) {}
+
+    fn value_path(i: usize, k: usize) -> String {
+        format!("entities[{i}].data[{k}]")
     }
 }

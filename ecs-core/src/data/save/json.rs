@@ -1,396 +1,500 @@
-//! Reading a saved world's JSON.
+//! The JSON format: keyed, fields at their default left out, each
+//! component one `{"type", "enabled", "data"}` object. Encodes and decodes
+//! the pieces `write` and `read` walk, nothing else.
 
 use serde_json::Value;
 
+use crate::component::ops::BoxedComponent;
 use crate::data::codec::DeserializeFns;
-use crate::data::format::JsonIn;
-use crate::entity::{EntityIndex, TableId, TypeIdx};
-use crate::world::prepared::LoadedEntity;
+use crate::data::format::{JsonIn, JsonOut};
 use crate::world::World;
 use crate::{Error, DEFAULT_LAYERS};
 
 use super::bad;
-use super::read::*;
+use super::components::{Column, EntryCx, Head};
+use super::read::{Decode, EntityField, List, NameRef, Part};
+use super::write::{Encode, SavedComponent, SavedEntity, SavedValue};
 
-pub(super) fn read_json(world: &mut World, bytes: &[u8]) -> Result<File, Error> {
-    let mut r = JsonIn::new(bytes);
-    let at = |path: &str, message: String| bad(path, message);
-    let mut file = File::default();
-    file.entities.reserve(bytes.len() / 100);
-    file.children.reserve(bytes.len() / 100);
-    let mut known: Vec<(Vec<u8>, Known)> = Vec::new();
-    r.begin_object()
-        .map_err(|m| at("(root)", format!("not a saved world: {m}")))?;
-    let mut first = true;
-    let mut seen_entities = false;
-    while let Some(key) = r.next_key(&mut first).map_err(|m| at("(root)", m))? {
-        match &*key {
-            b"format" => file.format = Some(r.string().map_err(|m| at("format", m))?.into_owned()),
-            b"version" => file.version = Some(r.u64("a version number").map_err(|m| at("version", m))?),
-            b"update_order" => {
-                r.begin_array().map_err(|m| at("update_order", m))?;
-                let mut first = true;
-                let mut i = 0;
-                while r.next_item(&mut first).map_err(|m| at("update_order", m))? {
-                    let path = format!("update_order[{i}]");
-                    let name = r.string().map_err(|m| at(&path, m))?;
-                    update_order_entry(world, &name, &path, &mut file.update_order)?;
-                    i += 1;
-                }
-            }
-            b"resources" => {
-                r.begin_array().map_err(|m| at("resources", m))?;
-                let mut first = true;
-                let mut i = 0;
-                while r.next_item(&mut first).map_err(|m| at("resources", m))? {
-                    let path = format!("resources[{i}]");
-                    r.begin_object().map_err(|m| at(&path, m))?;
-                    let mut first = true;
-                    let mut entry = None;
-                    let mut data_at = None;
-                    while let Some(key) = r.next_key(&mut first).map_err(|m| at(&path, m))? {
-                        match &*key {
-                            b"type" => {
-                                let name = r.string().map_err(|m| at(&format!("{path}.type"), m))?;
-                                entry = Some(resource_entry(&name, &path)?);
-                            }
-                            b"data" => {
-                                data_at = Some(r.pos);
-                                r.skip_value().map_err(|m| at(&format!("{path}.data"), m))?;
-                            }
-                            other => return Err(bad(format!("{path}.{}", String::from_utf8_lossy(other)), "unknown field; a resource has `type` and `data`")),
-                        }
-                    }
-                    let (Some((ty, read, _)), Some(start)) = (entry, data_at) else {
-                        return Err(bad(&path, "expected `type` and `data`"));
-                    };
-                    let resume = r.pos;
-                    r.pos = start;
-                    let before = current_max();
-                    // Resources are few: read through a value, which gives
-                    // the path inside the data on error.
-                    let value = serde_json::Deserializer::from_slice(r.rest())
-                        .into_iter::<Value>()
-                        .next()
-                        .unwrap_or_else(|| Err(serde::de::Error::custom("expected a value")))
-                        .map_err(|e| bad(format!("{path}.data"), format!("{e} ({})", r.where_(start))))?;
-                    let boxed = read(&value).map_err(|(inner, message)| {
-                        let at = match inner.as_str() {
-                            "" => format!("{path}.data"),
-                            s if s.starts_with('[') => format!("{path}.data{s}"),
-                            s => format!("{path}.data.{s}"),
-                        };
-                        bad(at, message)
-                    })?;
-                    file.note_refs(before, RefAt::Resource(i));
-                    r.pos = resume;
-                    file.resources.push((ty, boxed));
-                    i += 1;
-                }
-            }
-            b"name_order" => {
-                r.begin_array().map_err(|m| at("name_order", m))?;
-                let mut first = true;
-                let mut order = Vec::new();
-                while r.next_item(&mut first).map_err(|m| at("name_order", m))? {
-                    let path = format!("name_order[{}]", order.len());
-                    order.push(r.u64("a saved id").map_err(|m| at(&path, m))?);
-                }
-                file.name_order = Some((order, "name_order".to_owned()));
-            }
-            b"entities" => {
-                if std::mem::replace(&mut seen_entities, true) {
-                    return Err(bad("entities", "listed twice"));
-                }
-                r.begin_array().map_err(|m| at("entities", format!("expected an array of entities: {m}")))?;
-                let mut first = true;
-                while r.next_item(&mut first).map_err(|m| at("entities", m))? {
-                    read_json_entity(world, &mut r, &mut file, &mut known)?;
-                }
-            }
-            other => {
-                return Err(bad(
-                    String::from_utf8_lossy(other),
-                    "unknown field; a saved world has `format`, `version`, `update_order`, `resources`, `name_order` and `entities`",
-                ))
-            }
-        }
-    }
-    r.ws();
-    if r.pos != bytes.len() {
-        return Err(bad(
-            "(root)",
-            format!(
-                "unexpected text after the saved world at {}",
-                r.where_(r.pos)
-            ),
-        ));
-    }
-    file.check_header()?;
-    if !seen_entities {
-        return Err(bad("entities", "expected an array of entities"));
-    }
-    Ok(file)
+/// Writes JSON, compact or indented by two spaces.
+pub(super) struct JsonEncoder {
+    w: JsonOut,
+    /// Items written so far in the list being written.
+    items: usize,
+    /// The entity's components written so far.
+    listed: usize,
 }
 
-pub(super) fn read_json_entity(
-    world: &mut World,
-    r: &mut JsonIn<'_>,
-    file: &mut File,
-    known: &mut Vec<(Vec<u8>, Known)>,
-) -> Result<(), Error> {
-    let i = file.entities.len();
-    let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
-    r.begin_object()
-        .map_err(|m| bad(entity_path(i), format!("expected an entity object: {m}")))?;
-    let mut entity = LoadedEntity::default();
-    let mut children = Vec::new();
-    let mut spawned = false;
-    let mut first = true;
-    while let Some(key) = r.next_key(&mut first).map_err(|m| bad(entity_path(i), m))? {
-        match &*key {
-            b"id" => {
-                let id = r.u64("an id").map_err(|m| at("id", m))?;
-                if id != i as u64 {
-                    return Err(at("id", format!("expected {i}: ids are positions in the list")));
-                }
-            }
-            b"name" => {
-                entity.name = if r.null() {
-                    None
-                } else {
-                    let name = r.string().map_err(|m| at("name", m))?;
-                    Some(world.names_mut().intern(&name))
-                }
-            }
-            b"enabled" => entity.enabled = r.bool().map_err(|m| at("enabled", m))?,
-            b"killed" => entity.killed = r.bool().map_err(|m| at("killed", m))?,
-            b"layers" => {
-                let layers = r.u64("a 32-bit layer mask").map_err(|m| at("layers", m))?;
-                let layers = u32::try_from(layers)
-                    .map_err(|_| at("layers", "expected a 32-bit layer mask".into()))?;
-                entity.layers = (layers != DEFAULT_LAYERS).then_some(layers);
-            }
-            b"children" => {
-                r.begin_array()
-                    .map_err(|m| at("children", format!("expected an array of ids: {m}")))?;
-                let mut first = true;
-                while r.next_item(&mut first).map_err(|m| at("children", m))? {
-                    let k = children.len();
-                    let wrong = || at(&format!("children[{k}]"), "expected the id of another entity in this file".into());
-                    let c = r.u64("the id of another entity in this file").map_err(|_| wrong())?;
-                    children.push(u32::try_from(c).map_err(|_| wrong())?);
-                }
-            }
-            b"components" if !spawned => {
-                read_json_components(world, r, known, i, file, &mut entity)?;
-                spawned = true;
-            }
-            b"components" => return Err(at("components", "listed twice".into())),
-            other => {
-                return Err(at(
-                    &String::from_utf8_lossy(other),
-                    "unknown field; an entity has `id`, `name`, `enabled`, `killed`, `layers`, `children` and `components`".into(),
-                ))
-            }
+impl JsonEncoder {
+    /// An encoder for a save of `entities` entities.
+    pub(super) fn new(pretty: bool, entities: usize) -> Self {
+        JsonEncoder {
+            w: JsonOut::new(pretty, 64 + 96 * entities),
+            items: 0,
+            listed: 0,
         }
     }
-    if !spawned {
-        // No components: an entity of the empty table.
-        entity.table = file.table_of(world, i)?;
-        world.spawn_loaded_entity(&entity);
-    } else if !entity.enabled || entity.killed || entity.layers.is_some() {
-        // Flags listed after the components.
-        world.set_loaded_state(EntityIndex::from_index(i), &entity);
-    }
-    file.entities.push(entity);
-    file.children.push(children);
-    Ok(())
-}
 
-/// Reads an entity's `components` in one pass straight into `table` (the
-/// previous entity's, of component types `types`) as long as each
-/// component is of the type the table has at its place. `Ok(false)` when
-/// one is not (or lists its data before its type): what it pushed is
-/// taken back and the caller reads the list again the general way.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn read_json_like(
-    world: &mut World,
-    r: &mut JsonIn<'_>,
-    known: &mut [(Vec<u8>, Known)],
-    i: usize,
-    file: &mut File,
-    entity: &mut LoadedEntity,
-    types: &[TypeIdx],
-    table: TableId,
-) -> Result<bool, Error> {
-    let row = world.storage().table(table).owners().len();
-    let mut pushed = 0usize;
-    let mut disabled = 0u64;
-    let result = (|| -> Result<bool, Error> {
-        let at = |m: String| bad(format!("entities[{i}].components"), m);
-        r.begin_array()
-            .map_err(|m| at(format!("expected an array: {m}")))?;
-        let mut first = true;
-        while r.next_item(&mut first).map_err(at)? {
-            let k = pushed;
-            let Some(&ty) = types.get(k) else {
-                return Ok(false);
-            };
-            if k >= 64 {
-                return Ok(false);
-            }
-            let path = || component_path(i, k);
-            r.begin_object()
-                .map_err(|m| bad(path(), format!("expected a component object: {m}")))?;
-            let mut first = true;
-            let mut kind: Option<Known> = None;
-            let mut has_data = false;
-            let mut enabled = true;
-            while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path(), m))? {
-                match &*key {
-                    b"type" => {
-                        let name = r
-                            .string_bytes()
-                            .map_err(|m| bad(format!("{}.type", path()), m))?;
-                        match known.iter().find(|(_, k)| k.ty == ty) {
-                            Some((n, k)) if **n == *name => kind = Some(*k),
-                            _ => return Ok(false),
-                        }
-                    }
-                    b"enabled" => {
-                        enabled = r
-                            .bool()
-                            .map_err(|m| bad(format!("{}.enabled", path()), m))?
-                    }
-                    b"data" => {
-                        let Some(kind) = kind else {
-                            return Ok(false);
-                        };
-                        r.ws();
-                        let data = r.pos;
-                        let place = world.storage().table(table).layout()[k];
-                        let before = current_max();
-                        match (kind.fns.json_push)(world, place.ty, place.seg, r.rest()) {
-                            Ok(used) => r.pos += used,
-                            Err(e) => return Err(json_data_error(r, data, kind.fns, &path(), e)),
-                        }
-                        file.note_refs(before, RefAt::Component(i, k));
-                        has_data = true;
-                        pushed += 1;
-                    }
-                    _ => return Ok(false),
-                }
-            }
-            if kind.is_none() || !has_data {
-                return Ok(false);
-            }
-            if !enabled {
-                disabled |= 1 << k;
-            }
+    /// A list of numbers under `key`.
+    fn numbers(&mut self, key: &str, numbers: impl Iterator<Item = u64>) {
+        let w = &mut self.w;
+        w.key(key, false);
+        w.begin_array();
+        for (i, n) in numbers.enumerate() {
+            w.item(i == 0);
+            w.u64(n);
+            w.end_item();
         }
-        Ok(pushed == types.len())
-    })();
-    match result {
-        Ok(true) => {
-            entity.table = table;
-            entity.len = types.len();
-            let index = world.spawn_loaded_entity(entity);
-            debug_assert_eq!(index.index(), i);
-            for k in 0..types.len() {
-                if disabled & (1 << k) != 0 {
-                    world.disable_raw(index, k);
-                }
-            }
-            Ok(true)
+        w.end_array();
+        w.end_value();
+    }
+
+    /// `"type": name` and, if disabled, `"enabled": false`, as the first
+    /// keys of an object.
+    #[inline]
+    fn type_and_flag(&mut self, name: &str, enabled: bool) {
+        let w = &mut self.w;
+        w.begin_object();
+        w.key("type", true);
+        w.string(name);
+        w.end_value();
+        if !enabled {
+            w.key("enabled", false);
+            w.bool(false);
+            w.end_value();
         }
-        other => {
-            // Take back the values pushed ahead of the entity.
-            let layout = world.storage().table(table).layout().to_vec();
-            for place in &layout[..pushed] {
-                world.storage_mut().trash_from(place.ty, place.seg, row);
-            }
-            world.empty_trash();
-            other
-        }
+    }
+
+    /// The value of the open `data` key, then the end of its object and
+    /// of that object's list item.
+    #[inline]
+    fn data(&mut self, value: SavedValue<'_>) -> Result<(), String> {
+        self.w.key("data", false);
+        let fmt = self.w.data_fmt();
+        (value.write.json)(value.value, &mut self.w.out, fmt).map_err(|e| e.to_string())?;
+        self.w.end_value();
+        self.w.end_object();
+        self.w.end_item();
+        Ok(())
     }
 }
 
-/// One component as the first pass over an entity's list finds it.
-pub(super) struct Listed {
-    pub(super) kind: Known,
-    pub(super) enabled: bool,
-    /// Where its `data` starts, if it has one.
-    pub(super) data: Option<usize>,
-}
+impl Encode for JsonEncoder {
+    const INTERNS: bool = false;
 
-/// Reads an entity's `components` in two passes: the first finds each
-/// one's type, flag and where its data starts (skipping the data), so the
-/// entity's table is known; the entity is then spawned and the second pass
-/// reads each value straight into its column.
-pub(super) fn read_json_components(
-    world: &mut World,
-    r: &mut JsonIn<'_>,
-    known: &mut Vec<(Vec<u8>, Known)>,
-    i: usize,
-    file: &mut File,
-    entity: &mut LoadedEntity,
-) -> Result<(), Error> {
-    r.ws();
-    let start = r.pos;
-    // Neighbours in a file are often alike: read straight into the last
-    // entity's table, in one pass, while the types match it.
-    if let Some((types, table)) = file.last_table.take() {
-        let done = read_json_like(world, r, known, i, file, entity, &types, table);
-        file.last_table = Some((types, table));
-        if done? {
+    fn begin(&mut self, format: &str, version: u64) {
+        let w = &mut self.w;
+        w.begin_object();
+        w.key("format", true);
+        w.string(format);
+        w.end_value();
+        w.key("version", false);
+        w.u64(version);
+        w.end_value();
+    }
+
+    fn update_order(&mut self, names: &[&str]) {
+        if names.is_empty() {
+            return;
+        }
+        let w = &mut self.w;
+        w.key("update_order", false);
+        w.begin_array();
+        for (i, name) in names.iter().enumerate() {
+            w.item(i == 0);
+            w.string(name);
+            w.end_item();
+        }
+        w.end_array();
+        w.end_value();
+    }
+
+    fn begin_resources(&mut self, count: usize) {
+        if count > 0 {
+            self.w.key("resources", false);
+            self.w.begin_array();
+        }
+        self.items = 0;
+    }
+
+    fn resource(&mut self, name: &str, value: SavedValue<'_>) -> Result<(), String> {
+        self.w.item(self.items == 0);
+        self.items += 1;
+        self.type_and_flag(name, true);
+        self.data(value)
+    }
+
+    fn end_resources(&mut self) {
+        if self.items > 0 {
+            self.w.end_array();
+            self.w.end_value();
+        }
+    }
+
+    fn name_order(&mut self, order: Option<&[u32]>) {
+        if let Some(order) = order {
+            self.numbers("name_order", order.iter().map(|&s| u64::from(s)));
+        }
+    }
+
+    fn tables(&mut self, _: &[&str], _: &[&str]) {}
+
+    fn begin_entities(&mut self, _: usize) {
+        self.w.key("entities", false);
+        self.w.begin_array();
+    }
+
+    #[inline]
+    fn entity(&mut self, e: &SavedEntity<'_>) {
+        let w = &mut self.w;
+        w.item(e.saved == 0);
+        w.begin_object();
+        w.key("id", true);
+        w.u64(u64::from(e.saved));
+        w.end_value();
+        if let Some((name, _)) = e.name {
+            w.key("name", false);
+            w.string(name);
+            w.end_value();
+        }
+        for (key, set) in [("enabled", e.disabled), ("killed", e.killed)] {
+            if set {
+                w.key(key, false);
+                w.bool(key == "killed");
+                w.end_value();
+            }
+        }
+        if e.layers != DEFAULT_LAYERS {
+            w.key("layers", false);
+            w.u64(u64::from(e.layers));
+            w.end_value();
+        }
+        if !e.children.is_empty() {
+            self.numbers("children", e.children.iter().map(|&c| u64::from(c)));
+        }
+        self.w.key("components", false);
+        self.w.begin_array();
+        self.listed = 0;
+    }
+
+    #[inline]
+    fn component(&mut self, c: &SavedComponent<'_>) -> Result<(), String> {
+        // A type without serde support is left out: the save fails.
+        let Some(write) = c.write else {
             return Ok(());
-        }
-        r.pos = start;
+        };
+        self.w.item(self.listed == 0);
+        self.listed += 1;
+        self.type_and_flag(c.name, c.enabled);
+        let value = c.value;
+        self.data(SavedValue { write, value })
     }
-    let at = |m: String| bad(format!("entities[{i}].components"), m);
-    r.begin_array()
-        .map_err(|m| at(format!("expected an array: {m}")))?;
-    let mut listed = std::mem::take(&mut file.listed);
-    listed.clear();
-    let mut first = true;
-    while r.next_item(&mut first).map_err(at)? {
-        let k = listed.len();
-        let path = || component_path(i, k);
-        r.begin_object()
-            .map_err(|m| bad(path(), format!("expected a component object: {m}")))?;
+
+    fn component_path(&self, entity: usize) -> String {
+        format!("entities[{entity}].components[{}].data", self.listed - 1)
+    }
+
+    #[inline]
+    fn end_entity(&mut self) {
+        let w = &mut self.w;
+        w.end_array();
+        w.end_value();
+        w.end_object();
+        w.end_item();
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        self.w.end_array();
+        self.w.end_value();
+        self.w.end_object();
+        self.w.out
+    }
+}
+
+/// Reads JSON: a keyed format, so parts and fields come in any order.
+pub(super) struct JsonDecoder<'a> {
+    r: JsonIn<'a>,
+    /// Where each component's data starts in the entity being read (if it
+    /// has any), for reading once its table is known.
+    data_at: Vec<Option<usize>>,
+    /// Where the entity's list of components ends.
+    components_end: usize,
+    /// Whether the next key is the first of the saved world's object, and
+    /// of the entity's.
+    first_part: bool,
+    first_field: bool,
+}
+
+impl<'a> JsonDecoder<'a> {
+    pub(super) fn new(bytes: &'a [u8]) -> Self {
+        JsonDecoder {
+            r: JsonIn::new(bytes),
+            data_at: Vec::new(),
+            components_end: 0,
+            first_part: true,
+            first_field: true,
+        }
+    }
+
+    /// Reads the value at `start` into `column`, as component `k` of
+    /// entity `i`.
+    #[inline(always)]
+    fn push(
+        &mut self,
+        world: &mut World,
+        column: Column,
+        start: usize,
+        i: usize,
+        k: usize,
+    ) -> Result<(), Error> {
+        let Column { kind, place } = column;
+        self.r.pos = start;
+        match (kind.fns.json_push)(world, place.ty, place.seg, self.r.rest()) {
+            Ok(used) => {
+                self.r.pos += used;
+                Ok(())
+            }
+            Err(e) => Err(data_error(&mut self.r, start, kind.fns, (i, k), e)),
+        }
+    }
+}
+
+/// A list being read.
+pub(super) struct JsonSeq {
+    /// Whether the next item is the list's first.
+    first: bool,
+    /// How many items to make room for.
+    room: usize,
+}
+
+fn component_path(i: usize, k: usize) -> String {
+    format!("entities[{i}].components[{k}]")
+}
+
+impl<'a> Decode<'a> for JsonDecoder<'a> {
+    const HEADER_FIRST: bool = false;
+    const VALUE_WITH_TYPE: bool = true;
+
+    type Seq = JsonSeq;
+
+    fn begin(&mut self) -> Result<(), String> {
+        self.r
+            .begin_object()
+            .map_err(|m| format!("not a saved world: {m}"))
+    }
+
+    fn next_part(&mut self) -> Result<Option<Part>, Error> {
+        let key = self.r.next_key(&mut self.first_part);
+        let Some(key) = key.map_err(|m| bad("(root)", m))? else {
+            return Ok(None);
+        };
+        Ok(Some(match &*key {
+            b"format" => Part::Format,
+            b"version" => Part::Version,
+            b"update_order" => Part::UpdateOrder,
+            b"resources" => Part::Resources,
+            b"name_order" => Part::NameOrder,
+            b"entities" => Part::Entities,
+            other => return Err(bad(
+                String::from_utf8_lossy(other),
+                "unknown field; a saved world has `format`, `version`, `update_order`, `resources`, `name_order` and `entities`",
+            )),
+        }))
+    }
+
+    fn end(&mut self) -> Result<(), String> {
+        self.r.ws();
+        match self.r.pos == self.r.bytes.len() {
+            true => Ok(()),
+            false => Err(format!(
+                "unexpected text after the saved world at {}",
+                self.r.where_(self.r.pos)
+            )),
+        }
+    }
+
+    #[inline]
+    fn remaining(&self) -> usize {
+        self.r.bytes.len() - self.r.pos
+    }
+
+    #[inline]
+    fn string(&mut self, _: &str) -> Result<std::borrow::Cow<'a, str>, String> {
+        self.r.string()
+    }
+
+    #[inline]
+    fn uint(&mut self, what: &str) -> Result<u64, String> {
+        self.r.u64(what)
+    }
+
+    #[inline]
+    fn begin_list(&mut self, list: List) -> Result<JsonSeq, String> {
+        self.r.begin_array().map_err(|m| match list {
+            List::Entities => format!("expected an array of entities: {m}"),
+            List::Children => format!("expected an array of ids: {m}"),
+            _ => m,
+        })?;
+        // An entity takes a hundred bytes or so: room for as many as the
+        // text could hold at that size saves growing the lists.
+        let room = match list {
+            List::Entities => self.remaining() / 100,
+            _ => 0,
+        };
+        Ok(JsonSeq { first: true, room })
+    }
+
+    #[inline]
+    fn next_item(&mut self, seq: &mut JsonSeq) -> Result<bool, String> {
+        self.r.next_item(&mut seq.first)
+    }
+
+    #[inline]
+    fn declared_len(_: &JsonSeq) -> Option<usize> {
+        None
+    }
+
+    #[inline]
+    fn room(&self, seq: &JsonSeq) -> usize {
+        seq.room
+    }
+
+    fn resource(
+        &mut self,
+        path: &str,
+        mut resolve: impl FnMut(&str) -> Result<(std::any::TypeId, &'static DeserializeFns), Error>,
+    ) -> Result<(std::any::TypeId, BoxedComponent), Error> {
+        let r = &mut self.r;
+        r.begin_object().map_err(|m| bad(path, m))?;
         let mut first = true;
-        let mut kind: Option<Known> = None;
-        let mut data = None;
-        let mut enabled = true;
-        while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path(), m))? {
+        let mut entry = None;
+        let mut data_at = None;
+        while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path, m))? {
             match &*key {
                 b"type" => {
-                    let name = r
-                        .string_bytes()
-                        .map_err(|m| bad(format!("{}.type", path()), m))?;
-                    kind = Some(match known.iter().find(|(n, _)| **n == *name) {
-                        Some(&(_, found)) => found,
-                        None => {
-                            let text = std::str::from_utf8(&name).map_err(|_| {
-                                bad(format!("{}.type", path()), "expected a UTF-8 type name")
-                            })?;
-                            let found = resolve_type(world, text, &path())?;
-                            known.push((name.into_owned(), found));
-                            found
-                        }
-                    });
-                }
-                b"enabled" => {
-                    enabled = r
-                        .bool()
-                        .map_err(|m| bad(format!("{}.enabled", path()), m))?
+                    let name = r.string().map_err(|m| bad(format!("{path}.type"), m))?;
+                    entry = Some(resolve(&name)?);
                 }
                 b"data" => {
-                    r.ws();
-                    data = Some(r.pos);
-                    r.skip_value()
-                        .map_err(|m| bad(format!("{}.data", path()), m))?;
+                    data_at = Some(r.pos);
+                    r.skip_value().map_err(|m| bad(format!("{path}.data"), m))?;
+                }
+                other => {
+                    return Err(bad(
+                        format!("{path}.{}", String::from_utf8_lossy(other)),
+                        "unknown field; a resource has `type` and `data`",
+                    ))
+                }
+            }
+        }
+        let (Some((ty, fns)), Some(start)) = (entry, data_at) else {
+            return Err(bad(path, "expected `type` and `data`"));
+        };
+        let resume = r.pos;
+        r.pos = start;
+        let value = read_resource(r, start, fns, path)?;
+        r.pos = resume;
+        Ok((ty, value))
+    }
+
+    #[inline]
+    fn begin_entity(&mut self, i: usize) -> Result<(), Error> {
+        self.first_field = true;
+        self.r
+            .begin_object()
+            .map_err(|m| bad(entity_path(i), format!("expected an entity object: {m}")))
+    }
+
+    #[inline]
+    fn next_entity_field(&mut self, i: usize, _: &[u32]) -> Result<Option<EntityField<'a>>, Error> {
+        let r = &mut self.r;
+        let at = |key: &str, m: String| bad(format!("entities[{i}].{key}"), m);
+        let key = r.next_key(&mut self.first_field);
+        let Some(key) = key.map_err(|m| bad(entity_path(i), m))? else {
+            return Ok(None);
+        };
+        Ok(Some(match &*key {
+            b"id" => EntityField::Id(r.u64("an id").map_err(|m| at("id", m))?),
+            b"name" if r.null() => EntityField::Name(None),
+            b"name" => EntityField::Name(Some(NameRef::Text(r.string().map_err(|m| at("name", m))?))),
+            b"enabled" => EntityField::Enabled(r.bool().map_err(|m| at("enabled", m))?),
+            b"killed" => EntityField::Killed(r.bool().map_err(|m| at("killed", m))?),
+            b"layers" => EntityField::Layers(r.u64("a 32-bit layer mask").map_err(|m| at("layers", m))?),
+            b"children" => EntityField::Children,
+            b"components" => EntityField::Components,
+            other => return Err(at(
+                &String::from_utf8_lossy(other),
+                "unknown field; an entity has `id`, `name`, `enabled`, `killed`, `layers`, `children` and `components`".into(),
+            )),
+        }))
+    }
+
+    #[inline]
+    fn same_types_as_before(&mut self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn begin_components(&mut self, i: usize) -> Result<JsonSeq, Error> {
+        self.data_at.clear();
+        self.r
+            .begin_array()
+            .map_err(|m| bad(components_path(i), format!("expected an array: {m}")))?;
+        Ok(JsonSeq {
+            first: true,
+            room: 0,
+        })
+    }
+
+    #[inline]
+    fn next_component(&mut self, i: usize, seq: &mut JsonSeq) -> Result<bool, Error> {
+        self.r
+            .next_item(&mut seq.first)
+            .map_err(|m| bad(components_path(i), m))
+    }
+
+    #[inline]
+    fn component(&mut self, i: usize, k: usize, cx: &mut EntryCx<'_>) -> Result<Head, Error> {
+        let path = || component_path(i, k);
+        self.r
+            .begin_object()
+            .map_err(|m| bad(path(), format!("expected a component object: {m}")))?;
+        let mut first = true;
+        let mut kind = None;
+        let mut enabled = true;
+        let mut data = None;
+        let mut pushed = false;
+        while let Some(key) = self.r.next_key(&mut first).map_err(|m| bad(path(), m))? {
+            match &*key {
+                b"type" => {
+                    let name = self.r.string_bytes();
+                    let name = name.map_err(|m| bad(format!("{}.type", path()), m))?;
+                    let expect = cx.guess.map(|g| g.kind.ty);
+                    kind = Some(cx.types.by_name(cx.world, &name, path, expect)?);
+                    // A value read before this type was read as another's.
+                    pushed = false;
+                }
+                b"enabled" => {
+                    enabled = (self.r.bool()).map_err(|m| bad(format!("{}.enabled", path()), m))?
+                }
+                b"data" => {
+                    self.r.ws();
+                    let start = self.r.pos;
+                    let guessed = cx.guess.filter(|g| kind.is_some_and(|k| k.ty == g.kind.ty));
+                    match guessed {
+                        // Its type came first and is the guessed one: into
+                        // the guessed column on the spot (once).
+                        Some(column) if data.is_none() => {
+                            self.push(cx.world, column, start, i, k)?;
+                            pushed = true;
+                        }
+                        _ => {
+                            self.r
+                                .skip_value()
+                                .map_err(|m| bad(format!("{}.data", path()), m))?;
+                            pushed = false;
+                        }
+                    }
+                    data = Some(start);
                 }
                 other => {
                     return Err(bad(
@@ -406,96 +510,119 @@ pub(super) fn read_json_components(
                 "missing `type`: name the component, e.g. \"type\": \"Transform\"",
             )
         })?;
-        file.types.push(kind.ty);
-        listed.push(Listed {
+        self.data_at.push(data);
+        Ok(Head {
             kind,
             enabled,
-            data,
-        });
+            pushed,
+        })
     }
-    let end = r.pos;
-    entity.table = file.table_of(world, i)?;
-    entity.len = listed.len();
-    file.types.clear();
-    let index = world.spawn_loaded_entity(entity);
-    debug_assert_eq!(index.index(), i);
-    for (k, c) in listed.iter().enumerate() {
-        let place = world.storage().table(entity.table).layout()[k];
-        let before = current_max();
-        match c.data {
-            Some(start) => {
-                r.pos = start;
-                if let Err(e) = (c.kind.fns.json_push)(world, place.ty, place.seg, r.rest()) {
-                    return Err(json_data_error(
-                        r,
-                        start,
-                        c.kind.fns,
-                        &component_path(i, k),
-                        e,
-                    ));
-                }
-            }
-            // No `data`: a unit struct's `null`, or a struct whose fields
-            // all have defaults.
-            None => (c.kind.fns.json_push)(world, place.ty, place.seg, b"null")
-                .or_else(|_| (c.kind.fns.json_push)(world, place.ty, place.seg, b"{}"))
-                .map(drop)
-                .map_err(|e| {
-                    bad(
-                        format!("{}.data", component_path(i, k)),
-                        format!("missing, and the type needs data: {e}"),
-                    )
-                })?,
-        }
-        file.note_refs(before, RefAt::Component(i, k));
-        if !c.enabled {
-            world.disable_raw(index, k);
-        }
+
+    #[inline]
+    fn begin_values(&mut self, _: usize, _: usize) -> Result<(), Error> {
+        self.components_end = self.r.pos;
+        Ok(())
     }
-    r.pos = end;
-    file.listed = listed;
-    Ok(())
+
+    #[inline]
+    fn value(
+        &mut self,
+        world: &mut World,
+        i: usize,
+        k: usize,
+        column: Column,
+    ) -> Result<(), Error> {
+        if let Some(start) = self.data_at[k] {
+            return self.push(world, column, start, i, k);
+        }
+        // No `data`: a unit struct's `null`, or a struct whose fields all
+        // have defaults.
+        let Column { kind, place } = column;
+        let push = kind.fns.json_push;
+        push(world, place.ty, place.seg, b"null")
+            .or_else(|_| push(world, place.ty, place.seg, b"{}"))
+            .map(drop)
+            .map_err(|e| {
+                bad(
+                    format!("{}.data", component_path(i, k)),
+                    format!("missing, and the type needs data: {e}"),
+                )
+            })
+    }
+
+    #[inline]
+    fn end_values(&mut self) {
+        self.r.pos = self.components_end;
+    }
+
+    fn value_path(i: usize, k: usize) -> String {
+        format!("{}.data", component_path(i, k))
+    }
 }
 
-/// The error of component data that did not read: with the path inside
-/// the data when the data is well-formed JSON (found by a second, slow
-/// read), else with serde_json's message and the line and column.
-pub(super) fn json_data_error(
+fn entity_path(i: usize) -> String {
+    format!("entities[{i}]")
+}
+
+fn components_path(i: usize) -> String {
+    format!("entities[{i}].components")
+}
+
+/// A resource's value at `start`. Resources are few: read through a
+/// value, which gives the path inside the data on error.
+fn read_resource(
     r: &mut JsonIn<'_>,
     start: usize,
-    fns: DeserializeFns,
+    fns: &DeserializeFns,
     path: &str,
+) -> Result<BoxedComponent, Error> {
+    let value = serde_json::Deserializer::from_slice(r.rest())
+        .into_iter::<Value>()
+        .next()
+        .unwrap_or_else(|| Err(serde::de::Error::custom("expected a value")))
+        .map_err(|e| bad(format!("{path}.data"), format!("{e} ({})", r.where_(start))))?;
+    (fns.boxed)(&value).map_err(|(inner, message)| bad(data_path(path, &inner), message))
+}
+
+/// The path of `inner` (a path inside a value, as serde_path_to_error
+/// gives it) in the data of whatever is at `path`.
+fn data_path(path: &str, inner: &str) -> String {
+    match inner {
+        "" => format!("{path}.data"),
+        s if s.starts_with('[') => format!("{path}.data{s}"),
+        s => format!("{path}.data.{s}"),
+    }
+}
+
+/// The error of the data at `start` of component `k` of entity `i` that
+/// did not read: with the path inside the data when the data is
+/// well-formed JSON (found by a second, slow read), else with serde_json's
+/// message and the line and column in the file.
+#[cold]
+fn data_error(
+    r: &mut JsonIn<'_>,
+    start: usize,
+    fns: &DeserializeFns,
+    (i, k): (usize, usize),
     error: serde_json::Error,
 ) -> Error {
-    let data_path = format!("{path}.data");
+    let path = &component_path(i, k);
     r.pos = start;
     if r.skip_value().is_ok() {
         if let Ok(value) = serde_json::from_slice::<Value>(&r.bytes[start..r.pos]) {
             if let Err((inner, message)) = (fns.boxed)(&value) {
-                let at = match inner.as_str() {
-                    "" => data_path,
-                    s if s.starts_with('[') => format!("{data_path}{s}"),
-                    s => format!("{data_path}.{s}"),
-                };
-                return bad(at, message);
+                return bad(data_path(path, &inner), message);
             }
         }
     }
-    let (line, column) = (error.line(), error.column());
     let message = error.to_string();
+    // serde_json counts from the data's start: report the file's place.
     let message = match message.rfind(" at line ") {
         Some(cut) => message[..cut].to_owned(),
         None => message,
     };
-    // serde_json counts from the data's start: report the file's place.
-    let _ = (line, column);
-    bad(data_path, format!("{message} ({})", r.where_(start)))
-}
-
-/// The single rule on one loaded entity's components.
-pub(super) fn check_single_rule(world: &World, types: &[TypeIdx], i: usize) -> Result<(), Error> {
-    if let Some((second, message)) = world.single_rule_message(types) {
-        return Err(bad(component_path(i, second), message));
-    }
-    Ok(())
+    bad(
+        format!("{path}.data"),
+        format!("{message} ({})", r.where_(start)),
+    )
 }

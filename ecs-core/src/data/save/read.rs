@@ -1,287 +1,408 @@
-//! A saved world as read, before anything is spawned, and spawning it.
+//! Reading a saved world, for every format at once: [`read`] walks the
+//! parts of a file in the order the file gives them and asks a [`Decode`]
+//! for each piece, gathering a [`File`]; an entity's components are read
+//! by `components.rs`.
 
 use std::any::TypeId;
-use std::collections::HashSet;
+use std::borrow::Cow;
 
 use crate::component::ops::BoxedComponent;
-use crate::data::catalog::component_type;
 use crate::data::codec::DeserializeFns;
-use crate::data::refs::{self, IdMap};
-use crate::entity::{TableId, TypeIdx};
-use crate::world::prepared::LoadedEntity;
 use crate::world::World;
-use crate::Error;
+use crate::{Error, DEFAULT_LAYERS};
 
-use super::json::{check_single_rule, Listed};
-use super::{bad, Loaded, FORMAT, VERSION};
+use super::bad;
+use super::components::{Column, EntityReader, EntryCx, Head};
+use super::file::{current_max, resource_entry, update_order_entry, File, RefAt};
 
-/// A saved world as read, before anything is spawned.
-#[derive(Default)]
-pub(super) struct File {
-    pub(super) format: Option<String>,
-    pub(super) version: Option<u64>,
-    pub(super) update_order: Vec<TypeIdx>,
-    pub(super) resources: Vec<(TypeId, BoxedComponent)>,
-    pub(super) name_order: Option<(Vec<u64>, String)>,
-    pub(super) entities: Vec<LoadedEntity>,
-    /// Children by saved id, per entity.
-    pub(super) children: Vec<Vec<u32>>,
-    /// The largest saved id read so far and where (built into a path only
-    /// if it is out of range), for the reference check.
-    pub(super) max_ref: Option<(u64, RefAt)>,
-    /// The component types of the entity being read.
-    pub(super) types: Vec<TypeIdx>,
-    /// Tables whose type list passed the single rule.
-    pub(super) checked: HashSet<TableId>,
-    /// Scratch for the JSON reader's first pass over a component list.
-    pub(super) listed: Vec<Listed>,
-    /// The last table found, with its types.
-    pub(super) last_table: Option<(Vec<TypeIdx>, TableId)>,
+/// One format's reading. [`read`] asks for the pieces of a saved world in
+/// the order the file holds them ([`Decode::next_part`]); a decoder
+/// decodes and nothing else. Most pieces fail with a message, placed by
+/// the reader at the path it is reading; pieces whose paths are the
+/// format's own fail with the whole error.
+pub(super) trait Decode<'a> {
+    /// Whether the header is checked as soon as it is read: a positional
+    /// format cannot be read past a version it does not know. A keyed
+    /// format is read to its end first, so that a damaged file reports
+    /// the first damage.
+    const HEADER_FIRST: bool;
+    /// Whether a component's value comes with its type (JSON's one object
+    /// per component), so it can be read into the previous entity's table
+    /// as soon as its type is known to match it; where an entity's types
+    /// all come first, its table is known before any value.
+    const VALUE_WITH_TYPE: bool;
+
+    /// A list being read.
+    type Seq;
+
+    /// Opens the saved world.
+    fn begin(&mut self) -> Result<(), String>;
+    /// The next part of the saved world, `None` after the last.
+    fn next_part(&mut self) -> Result<Option<Part>, Error>;
+    /// Checks that nothing follows the saved world.
+    fn end(&mut self) -> Result<(), String>;
+    /// The bytes not read yet.
+    fn remaining(&self) -> usize;
+
+    /// A string; `what` says what it is, for a message.
+    fn string(&mut self, what: &str) -> Result<Cow<'a, str>, String>;
+    /// An unsigned integer; `what` says what it is, for a message.
+    fn uint(&mut self, what: &str) -> Result<u64, String>;
+    /// Opens one of the saved world's lists.
+    fn begin_list(&mut self, list: List) -> Result<Self::Seq, String>;
+    /// Whether the list has another item (and moves to it).
+    fn next_item(&mut self, seq: &mut Self::Seq) -> Result<bool, String>;
+    /// How many items the list says it holds, where the format says so
+    /// before them.
+    fn declared_len(seq: &Self::Seq) -> Option<usize>;
+    /// How many items to make room for: at most as many as the bytes
+    /// left could hold, so a file lying about its length gets no more.
+    fn room(&self, seq: &Self::Seq) -> usize;
+
+    /// The resource at `path`: its type's name, given to `resolve` as soon
+    /// as it is read, and its value read with the functions `resolve`
+    /// gives back.
+    fn resource(
+        &mut self,
+        path: &str,
+        resolve: impl FnMut(&str) -> Result<(TypeId, &'static DeserializeFns), Error>,
+    ) -> Result<(TypeId, BoxedComponent), Error>;
+
+    /// Opens entity `i`.
+    fn begin_entity(&mut self, i: usize) -> Result<(), Error>;
+    /// Entity `i`'s next field, `None` after its last; `names` is the
+    /// names table (see [`Part::Names`]), for a format that names an
+    /// entity by its index there.
+    fn next_entity_field(
+        &mut self,
+        i: usize,
+        names: &[u32],
+    ) -> Result<Option<EntityField<'a>>, Error>;
+
+    /// Whether entity `i`'s component types are the previous entity's, in
+    /// the same order with the same flags; consumed if so. A decoder that
+    /// cannot tell at a glance answers `false`.
+    fn same_types_as_before(&mut self) -> bool;
+    /// Opens entity `i`'s components (or its list of component types).
+    fn begin_components(&mut self, i: usize) -> Result<Self::Seq, Error>;
+    /// Whether entity `i` has another component (and moves to it).
+    fn next_component(&mut self, i: usize, seq: &mut Self::Seq) -> Result<bool, Error>;
+    /// Component `k` of entity `i`: its type and flag, and, when
+    /// [`Decode::VALUE_WITH_TYPE`] and it is of `cx.guess`'s type, its
+    /// value read into `cx.guess`'s column.
+    fn component(&mut self, i: usize, k: usize, cx: &mut EntryCx<'_>) -> Result<Head, Error>;
+    /// Starts the values of entity `i`'s `count` components, whose types
+    /// have all been read and found a table.
+    fn begin_values(&mut self, i: usize, count: usize) -> Result<(), Error>;
+    /// Component `k`'s value, read into `column`.
+    fn value(&mut self, world: &mut World, i: usize, k: usize, column: Column)
+        -> Result<(), Error>;
+    /// Ends the values of an entity.
+    fn end_values(&mut self);
+    /// Where component `k` of entity `i` has its value in the file.
+    fn value_path(i: usize, k: usize) -> String;
 }
 
-/// Where a reference was read.
-#[derive(Clone, Copy)]
-pub(super) enum RefAt {
-    Resource(usize),
-    Component(usize, usize),
-    /// A binary snapshot's `data[k]` of entity `i`.
-    Data(usize, usize),
+/// A part of a saved world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    Format,
+    Version,
+    UpdateOrder,
+    Resources,
+    NameOrder,
+    /// The component type names a format lists once (see
+    /// [`super::write::Encode::INTERNS`]).
+    Types,
+    /// The entity names a format lists once.
+    Names,
+    Entities,
 }
 
-impl RefAt {
-    pub(super) fn path(self) -> String {
-        match self {
-            RefAt::Resource(i) => format!("resources[{i}].data"),
-            RefAt::Component(i, k) => format!("{}.data", component_path(i, k)),
-            RefAt::Data(i, k) => format!("entities[{i}].data[{k}]"),
-        }
-    }
+/// A list of a saved world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum List {
+    UpdateOrder,
+    Resources,
+    NameOrder,
+    Types,
+    Names,
+    Entities,
+    Children,
 }
 
-/// Where an error is, built only when there is one.
-pub(super) fn entity_path(i: usize) -> String {
-    format!("entities[{i}]")
+/// A field of an entity.
+pub(super) enum EntityField<'a> {
+    /// Its saved id, which must be its position.
+    Id(u64),
+    Name(Option<NameRef<'a>>),
+    Enabled(bool),
+    Killed(bool),
+    /// Its layer mask, checked to fit 32 bits by the reader.
+    Layers(u64),
+    /// Its name, flags and layers at once: a positional format's fixed
+    /// fields, read in one go.
+    Fixed {
+        name: Option<NameRef<'a>>,
+        enabled: bool,
+        killed: bool,
+        layers: u64,
+    },
+    /// Its children's saved ids come next: the reader reads them as a
+    /// list ([`List::Children`]).
+    Children,
+    /// Its components come next.
+    Components,
 }
 
-pub(super) fn component_path(i: usize, k: usize) -> String {
-    format!("entities[{i}].components[{k}]")
+/// An entity's name as a file gives it.
+pub(super) enum NameRef<'a> {
+    Text(Cow<'a, str>),
+    /// Interned already (a names table's entry).
+    Interned(u32),
 }
 
-/// A component type resolved once per load.
-#[derive(Clone, Copy)]
-pub(super) struct Known {
-    pub(super) ty: TypeIdx,
-    pub(super) fns: DeserializeFns,
-}
-
-pub(super) fn resolve_type(world: &mut World, name: &str, path: &str) -> Result<Known, Error> {
-    let found = component_type(name).map_err(|e| bad(format!("{path}.type"), e.to_string()))?;
-    let fns = crate::data::codec::deserialize_fns(found.ops()).ok_or_else(|| {
-        bad(
-            path,
-            format!(
-                "`{}` cannot be read from data: it does not implement `serde::Deserialize`",
-                found.name()
-            ),
-        )
-    })?;
-    Ok(Known {
-        ty: found.register(world),
-        fns: *fns,
-    })
-}
-
-pub(super) fn current_max() -> Option<u64> {
-    refs::load_max()
-}
-
-impl File {
-    /// The table of entity `i`, whose component types are in
-    /// `self.types`, checked against the single rule once per table.
-    pub(super) fn table_of(&mut self, world: &mut World, i: usize) -> Result<TableId, Error> {
-        // Neighbours in a file are often alike.
-        if let Some((types, table)) = &self.last_table {
-            if *types == self.types {
-                return Ok(*table);
+/// Reads a saved world through `dec` into `world` (fresh), entities
+/// spawned and values in their columns as they are read; the hierarchy,
+/// names and hooks are left to [`File::build`].
+pub(super) fn read<'a, D: Decode<'a>>(world: &mut World, mut dec: D) -> Result<File, Error> {
+    let mut file = File::new(D::value_path);
+    let mut reader = EntityReader::default();
+    let mut seen_entities = false;
+    dec.begin().map_err(|m| bad("(root)", m))?;
+    while let Some(part) = dec.next_part()? {
+        match part {
+            Part::Format => {
+                file.format = Some(
+                    dec.string("the format name")
+                        .map_err(|m| bad("format", m))?
+                        .into_owned(),
+                )
             }
-        }
-        let table = world.table_for(&self.types);
-        if !self.checked.contains(&table) {
-            check_single_rule(world, &self.types, i)?;
-            self.checked.insert(table);
-        }
-        self.last_table = Some((self.types.clone(), table));
-        Ok(table)
-    }
-
-    /// Notes where the largest reference so far was read.
-    pub(super) fn note_refs(&mut self, before: Option<u64>, at: RefAt) {
-        let now = current_max();
-        if now != before {
-            if let Some(max) = now {
-                self.max_ref = Some((max, at));
-            }
-        }
-    }
-
-    pub(super) fn check_refs(&self) -> Result<(), Error> {
-        match &self.max_ref {
-            Some((max, at)) if *max >= self.entities.len() as u64 => Err(Error::UnknownEntity {
-                path: at.path(),
-                saved: *max,
-                count: self.entities.len(),
-            }),
-            _ => Ok(()),
-        }
-    }
-
-    pub(super) fn check_header(&self) -> Result<(), Error> {
-        if self.format.as_deref() != Some(FORMAT) {
-            return Err(bad(
-                "format",
-                format!("expected \"{FORMAT}\": this is not a saved world"),
-            ));
-        }
-        match self.version {
-            Some(1 | 2) => Ok(()),
-            Some(v) if v > VERSION => Err(bad(
-                "version",
-                format!("version {v} is newer than this build reads (1 and {VERSION}): load it with a newer ecs-core"),
-            )),
-            _ => Err(bad(
-                "version",
-                format!("expected {VERSION} (or 1), the versions this build reads"),
-            )),
-        }
-    }
-
-    /// Checks the hierarchy, then spawns everything into `world`.
-    pub(super) fn build(self, mut world: World) -> Result<Loaded, Error> {
-        let n = self.entities.len();
-        // Which entities some entity lists as a child: all the checks and
-        // the walk below need, in an eighth of the room of the parents.
-        let mut has_parent = vec![false; n];
-        for (i, children) in self.children.iter().enumerate() {
-            for (k, &c) in children.iter().enumerate() {
-                // The path is built only for an error: a load checks every
-                // child of every entity.
-                let here = || format!("entities[{i}].children[{k}]");
-                let cu = c as usize;
-                if cu >= n || cu == i {
-                    return Err(bad(
-                        here(),
-                        "expected the id of another entity in this file",
-                    ));
+            Part::Version => {
+                file.version = Some(
+                    dec.uint("a version number")
+                        .map_err(|m| bad("version", m))?,
+                );
+                if D::HEADER_FIRST {
+                    file.check_header()?;
                 }
-                if std::mem::replace(&mut has_parent[cu], true) {
-                    return Err(bad(
-                        here(),
-                        format!("entity {c} is listed as a child twice"),
-                    ));
-                }
+            }
+            Part::UpdateOrder => read_update_order(world, &mut dec, &mut file)?,
+            Part::Resources => read_resources(&mut dec, &mut file)?,
+            Part::NameOrder => read_name_order(&mut dec, &mut file)?,
+            Part::Types => read_types(world, &mut dec, &mut reader)?,
+            Part::Names => read_names(world, &mut dec, &mut reader)?,
+            Part::Entities if seen_entities => return Err(bad("entities", "listed twice")),
+            Part::Entities => {
+                seen_entities = true;
+                read_entities(world, &mut dec, &mut file, &mut reader)?;
             }
         }
-        // A cycle leaves entities that no root reaches; walking from the
-        // roots also gives the order hooks fire in (parents first).
-        let mut tree_order = Vec::with_capacity(n);
-        let mut stack: Vec<u32> = (0..n as u32)
-            .rev()
-            .filter(|&i| !has_parent[i as usize])
-            .collect();
-        while let Some(i) = stack.pop() {
-            tree_order.push(i);
-            stack.extend(self.children[i as usize].iter().rev());
-        }
-        if tree_order.len() != n {
-            let mut reached = vec![false; n];
-            for &i in &tree_order {
-                reached[i as usize] = true;
-            }
-            let i = reached.iter().position(|r| !r).expect("one is unreached");
-            return Err(bad(
-                format!("entities[{i}]"),
-                "this entity is its own ancestor (a parent cycle)",
-            ));
-        }
-        let name_order = match self.name_order {
-            None => None,
-            Some((order, path)) => {
-                let mut seen = vec![false; n];
-                for (k, &saved) in order.iter().enumerate() {
-                    let ok = usize::try_from(saved).ok().filter(|&s| {
-                        s < n
-                            && self.entities[s].name.is_some()
-                            && !std::mem::replace(&mut seen[s], true)
-                    });
-                    if ok.is_none() {
-                        return Err(bad(
-                            format!("{path}[{k}]"),
-                            "expected the saved id of a named entity, each once",
-                        ));
-                    }
-                }
-                let named = self.entities.iter().filter(|e| e.name.is_some()).count();
-                if order.len() != named {
-                    return Err(bad(path, "expected every named entity's saved id"));
-                }
-                Some(order.into_iter().map(|s| s as u32).collect())
-            }
-        };
-        world.set_update_order_of(self.update_order);
-        for (ty, value) in self.resources {
-            world.resources_mut().insert_boxed(ty, value);
-        }
-        let ids = crate::scene::spawn::finish_loaded(
-            &mut world,
-            &self.entities,
-            &self.children,
-            &tree_order,
-            name_order,
-        );
-        Ok(Loaded {
-            world,
-            ids: IdMap::new(ids),
-        })
     }
+    dec.end().map_err(|m| bad("(root)", m))?;
+    file.check_header()?;
+    if !seen_entities {
+        return Err(bad("entities", "expected an array of entities"));
+    }
+    Ok(file)
 }
 
-pub(super) fn update_order_entry(
+fn read_update_order<'a, D: Decode<'a>>(
     world: &mut World,
-    name: &str,
-    path: &str,
-    order: &mut Vec<TypeIdx>,
+    dec: &mut D,
+    file: &mut File,
 ) -> Result<(), Error> {
-    let ty = component_type(name)
-        .map_err(|e| bad(path, e.to_string()))?
-        .register(world);
-    if !world.storage().info(ty).has_hooks() {
-        return Err(bad(path, format!("`{name}` is not a behaviour type")));
-    }
-    if !order.contains(&ty) {
-        order.push(ty);
+    let mut seq = dec
+        .begin_list(List::UpdateOrder)
+        .map_err(|m| bad("update_order", m))?;
+    let mut i = 0;
+    while dec
+        .next_item(&mut seq)
+        .map_err(|m| bad("update_order", m))?
+    {
+        let path = format!("update_order[{i}]");
+        let name = dec
+            .string("a behaviour type name")
+            .map_err(|m| bad(&path, m))?;
+        update_order_entry(world, &name, &path, &mut file.update_order)?;
+        i += 1;
     }
     Ok(())
 }
 
-pub(super) fn resource_entry(
-    name: &str,
-    path: &str,
-) -> Result<
-    (
-        TypeId,
-        crate::data::codec::DeserializeFn,
-        crate::data::codec::BinaryReadFn,
-    ),
-    Error,
-> {
-    let found = component_type(name).map_err(|e| bad(format!("{path}.type"), e.to_string()))?;
-    let fns = crate::data::codec::deserialize_fns(found.ops()).ok_or_else(|| {
+fn read_resources<'a, D: Decode<'a>>(dec: &mut D, file: &mut File) -> Result<(), Error> {
+    let mut seq = dec
+        .begin_list(List::Resources)
+        .map_err(|m| bad("resources", m))?;
+    let mut i = 0;
+    while dec.next_item(&mut seq).map_err(|m| bad("resources", m))? {
+        let path = format!("resources[{i}]");
+        let before = current_max();
+        let resource = dec.resource(&path, |name| resource_entry(name, &path))?;
+        file.note_refs(before, RefAt::Resource(i));
+        file.resources.push(resource);
+        i += 1;
+    }
+    Ok(())
+}
+
+fn read_name_order<'a, D: Decode<'a>>(dec: &mut D, file: &mut File) -> Result<(), Error> {
+    let mut seq = dec
+        .begin_list(List::NameOrder)
+        .map_err(|m| bad("name_order", m))?;
+    let mut order = Vec::with_capacity(dec.room(&seq));
+    while dec.next_item(&mut seq).map_err(|m| bad("name_order", m))? {
+        let path = || format!("name_order[{}]", order.len());
+        order.push(dec.uint("a saved id").map_err(|m| bad(path(), m))?);
+    }
+    file.name_order = Some(order);
+    Ok(())
+}
+
+/// The types table: each name resolved once, for entities to name by
+/// index.
+fn read_types<'a, D: Decode<'a>>(
+    world: &mut World,
+    dec: &mut D,
+    reader: &mut EntityReader,
+) -> Result<(), Error> {
+    let mut seq = dec.begin_list(List::Types).map_err(|m| bad("types", m))?;
+    reader.types.table.reserve(dec.room(&seq));
+    while dec.next_item(&mut seq).map_err(|m| bad("types", m))? {
+        let path = format!("types[{}]", reader.types.table.len());
+        let name = dec
+            .string("a component type name")
+            .map_err(|m| bad(&path, m))?;
+        reader.types.add_to_table(world, &name, &path)?;
+    }
+    Ok(())
+}
+
+/// The names table: each name interned once.
+fn read_names<'a, D: Decode<'a>>(
+    world: &mut World,
+    dec: &mut D,
+    reader: &mut EntityReader,
+) -> Result<(), Error> {
+    let mut seq = dec.begin_list(List::Names).map_err(|m| bad("names", m))?;
+    reader.names.reserve(dec.room(&seq));
+    while dec.next_item(&mut seq).map_err(|m| bad("names", m))? {
+        let path = || format!("names[{}]", reader.names.len());
+        let name = dec.string("a name").map_err(|m| bad(path(), m))?;
+        reader.names.push(world.names_mut().intern(&name));
+    }
+    Ok(())
+}
+
+fn read_entities<'a, D: Decode<'a>>(
+    world: &mut World,
+    dec: &mut D,
+    file: &mut File,
+    reader: &mut EntityReader,
+) -> Result<(), Error> {
+    let mut seq = dec
+        .begin_list(List::Entities)
+        .map_err(|m| bad("entities", m))?;
+    let room = dec.room(&seq);
+    world.reserve_entities(room);
+    file.entities.reserve(room);
+    file.children.reserve(room);
+    reader.start_entities(D::declared_len(&seq), dec.remaining());
+    while dec.next_item(&mut seq).map_err(|m| bad("entities", m))? {
+        read_entity(world, dec, file, reader)?;
+    }
+    Ok(())
+}
+
+/// Reads the next entity: spawned as soon as its components are read (the
+/// fields a file lists after them are set afterwards).
+fn read_entity<'a, D: Decode<'a>>(
+    world: &mut World,
+    dec: &mut D,
+    file: &mut File,
+    reader: &mut EntityReader,
+) -> Result<(), Error> {
+    let i = file.entities.len();
+    let at = |key: &str, message: &str| bad(format!("entities[{i}].{key}"), message);
+    dec.begin_entity(i)?;
+    let mut entity = crate::world::prepared::LoadedEntity::default();
+    let mut children = Vec::new();
+    let mut spawned = false;
+    // Whether a flag or the layers came after the components.
+    let mut late = false;
+    while let Some(field) = dec.next_entity_field(i, &reader.names)? {
+        match field {
+            EntityField::Id(id) if id != i as u64 => {
+                return Err(at(
+                    "id",
+                    &format!("expected {i}: ids are positions in the list"),
+                ))
+            }
+            EntityField::Id(_) => {}
+            EntityField::Name(name) => entity.name = reader.name(world, name),
+            EntityField::Enabled(enabled) => (entity.enabled, late) = (enabled, spawned),
+            EntityField::Killed(killed) => (entity.killed, late) = (killed, spawned),
+            EntityField::Layers(layers) => {
+                (entity.layers, late) = (layer_mask(layers, i)?, spawned)
+            }
+            EntityField::Fixed {
+                name,
+                enabled,
+                killed,
+                layers,
+            } => {
+                entity.name = reader.name(world, name);
+                (entity.enabled, entity.killed) = (enabled, killed);
+                (entity.layers, late) = (layer_mask(layers, i)?, spawned);
+            }
+            EntityField::Children => read_children(dec, i, &mut children)?,
+            EntityField::Components if spawned => return Err(at("components", "listed twice")),
+            EntityField::Components => {
+                reader.read(world, dec, file, i, &mut entity)?;
+                spawned = true;
+            }
+        }
+    }
+    if !spawned {
+        reader.spawn_empty(world, i, &mut entity)?;
+    } else if late {
+        world.set_loaded_state(crate::entity::EntityIndex::from_index(i), &entity);
+    }
+    file.entities.push(entity);
+    file.children.push(children);
+    Ok(())
+}
+
+/// A layer mask as a loaded entity keeps it: `None` for the default.
+fn layer_mask(layers: u64, i: usize) -> Result<Option<u32>, Error> {
+    let layers = u32::try_from(layers).map_err(|_| {
         bad(
-            path,
-            format!(
-                "`{name}` cannot be read from data: it does not implement `serde::Deserialize`"
-            ),
+            format!("entities[{i}].layers"),
+            "expected a 32-bit layer mask",
         )
     })?;
-    Ok((found.type_id(), fns.boxed, fns.binary))
+    Ok((layers != DEFAULT_LAYERS).then_some(layers))
+}
+
+fn read_children<'a, D: Decode<'a>>(
+    dec: &mut D,
+    i: usize,
+    children: &mut Vec<u32>,
+) -> Result<(), Error> {
+    let at = || format!("entities[{i}].children");
+    let mut seq = dec.begin_list(List::Children).map_err(|m| bad(at(), m))?;
+    children.reserve(dec.room(&seq));
+    while dec.next_item(&mut seq).map_err(|m| bad(at(), m))? {
+        let k = children.len();
+        let wrong = || {
+            bad(
+                format!("entities[{i}].children[{k}]"),
+                "expected the id of another entity in this file",
+            )
+        };
+        let child = dec.uint("a saved id").map_err(|_| wrong())?;
+        children.push(u32::try_from(child).map_err(|_| wrong())?);
+    }
+    Ok(())
 }

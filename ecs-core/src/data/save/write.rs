@@ -1,298 +1,241 @@
-//! Writing a saved world: JSON and the binary snapshot.
+//! Writing a saved world, for every format at once: [`write`] walks the
+//! plan (header, update order, resources, naming order, entities and their
+//! components) and hands each piece to an [`Encode`], which only encodes.
 
-use std::any::TypeId;
-
-use crate::data::codec::{JsonWriteFn, RowRef, Stored};
-use crate::data::format::{mp, JsonOut};
+use crate::data::codec::{RowRef, SerializeFns, Stored};
 use crate::entity::TypeIdx;
 use crate::world::World;
-use crate::{Error, DEFAULT_LAYERS};
+use crate::Error;
 
-use super::{Missing, Plan, FORMAT, VERSION};
+use super::plan::{resource_value, write_error, Missing, Plan};
+use super::{FORMAT, VERSION};
 
-impl World {
-    pub(super) fn write_json(&self, plan: &Plan, pretty: bool) -> Result<Vec<u8>, Error> {
-        let mut missing = Missing::default();
-        let mut w = JsonOut::new(pretty, 64 + 96 * plan.order.len());
-        w.begin_object();
-        w.key("format", true);
-        w.string(FORMAT);
-        w.end_value();
-        w.key("version", false);
-        w.u64(VERSION);
-        w.end_value();
-        if !plan.update_order.is_empty() {
-            w.key("update_order", false);
-            w.begin_array();
-            for (i, name) in plan.update_order.iter().enumerate() {
-                w.item(i == 0);
-                w.string(name);
-                w.end_item();
-            }
-            w.end_array();
-            w.end_value();
-        }
-        if !plan.resources.is_empty() {
-            w.key("resources", false);
-            w.begin_array();
-            for (i, &(name, fns, ty)) in plan.resources.iter().enumerate() {
-                w.item(i == 0);
-                w.begin_object();
-                w.key("type", true);
-                w.string(name);
-                w.end_value();
-                w.key("data", false);
-                let value = self.resource_value(ty);
-                write_data(&mut w, fns.json, value, || format!("resources[{i}].data"))?;
-            }
-            w.end_array();
-            w.end_value();
-        }
-        if let Some(order) = &plan.name_order {
-            w.key("name_order", false);
-            w.begin_array();
-            for (i, &saved) in order.iter().enumerate() {
-                w.item(i == 0);
-                w.u64(u64::from(saved));
-                w.end_item();
-            }
-            w.end_array();
-            w.end_value();
-        }
-        w.key("entities", false);
-        w.begin_array();
-        for (i, id) in plan.order.iter().enumerate() {
-            w.item(i == 0);
-            w.begin_object();
-            w.key("id", true);
-            w.u64(i as u64);
-            w.end_value();
-            if let Some(name) = self.name_of(id.index) {
-                w.key("name", false);
-                w.string(name);
-                w.end_value();
-            }
-            let slot = self.slot(id.index);
-            if slot.disabled {
-                w.key("enabled", false);
-                w.bool(false);
-                w.end_value();
-            }
-            if slot.killed {
-                w.key("killed", false);
-                w.bool(true);
-                w.end_value();
-            }
-            let layers = self.layers_of(id.index);
-            if layers != DEFAULT_LAYERS {
-                w.key("layers", false);
-                w.u64(u64::from(layers));
-                w.end_value();
-            }
-            let children = self.hierarchy().children(id.index);
-            if !children.is_empty() {
-                w.key("children", false);
-                w.begin_array();
-                for (k, &child) in children.iter().enumerate() {
-                    w.item(k == 0);
-                    w.u64(u64::from(plan.saved_id[child.index()]));
-                    w.end_item();
-                }
-                w.end_array();
-                w.end_value();
-            }
-            w.key("components", false);
-            w.begin_array();
-            let mut k = 0;
-            for c in self.comps(id.index) {
-                let vtable = self.vtable(c.ty);
-                if vtable.transient {
-                    continue;
-                }
-                let (Some(fns), Some(_)) = (
-                    crate::data::codec::serialize_fns(vtable.ops),
-                    vtable.ops.deserialize,
-                ) else {
-                    missing.add(self.storage().info(c.ty).key().name());
-                    continue;
-                };
-                w.item(k == 0);
-                w.begin_object();
-                w.key("type", true);
-                w.string(self.storage().info(c.ty).key().name());
-                w.end_value();
-                let (_, enabled) = self.instance_of(c);
-                if !enabled {
-                    w.key("enabled", false);
-                    w.bool(false);
-                    w.end_value();
-                }
-                w.key("data", false);
-                let value = Stored::Row(RowRef {
-                    segment: self.storage().segment(c.seg),
-                    row: c.row,
-                });
-                write_data(&mut w, fns.json, value, || {
-                    format!("entities[{i}].components[{k}].data")
-                })?;
-                k += 1;
-            }
-            w.end_array();
-            w.end_value();
-            w.end_object();
-            w.end_item();
-        }
-        w.end_array();
-        w.end_value();
-        w.end_object();
-        missing.check()?;
-        Ok(w.out)
-    }
+/// One format's writing: the pieces of a saved world, in the order
+/// [`write`] gives them. A value's writer returns the serializer's message
+/// on failure; [`write`] turns it into the error.
+pub(super) trait Encode {
+    /// Whether entity names and component types are written as indices
+    /// into tables listed once before the entities ([`Encode::tables`]);
+    /// gathering the tables takes a walk over every saved entity.
+    const INTERNS: bool;
 
-    pub(super) fn resource_value(&self, ty: TypeId) -> Stored<'_> {
-        let value = self
-            .resources()
-            .iter()
-            .find(|&(t, _)| t == ty)
-            .map(|(_, v)| v)
-            .expect("a planned resource is present");
-        Stored::Any(value)
-    }
+    /// The header: the format's name and version.
+    fn begin(&mut self, format: &str, version: u64);
+    /// The behaviour type names in update order.
+    fn update_order(&mut self, names: &[&str]);
+    /// Starts the list of `count` resources.
+    fn begin_resources(&mut self, count: usize);
+    /// One resource: its type's name and value.
+    fn resource(&mut self, name: &str, value: SavedValue<'_>) -> Result<(), String>;
+    /// Ends the list of resources.
+    fn end_resources(&mut self);
+    /// Saved ids in naming order, when it is not file order.
+    fn name_order(&mut self, order: Option<&[u32]>);
+    /// The tables of component type names and entity names (only when
+    /// [`Encode::INTERNS`]).
+    fn tables(&mut self, types: &[&str], names: &[&str]);
+    /// Starts the list of `count` entities.
+    fn begin_entities(&mut self, count: usize);
+    /// One entity's own fields, then the start of its components (all of
+    /// which are given, so a format may list their types first).
+    fn entity(&mut self, entity: &SavedEntity<'_>);
+    /// The entity's next component's value (and whatever else the format
+    /// writes with it); `c.write` is `None` for a type without serde
+    /// support, whose save fails once everything is written.
+    fn component(&mut self, c: &SavedComponent<'_>) -> Result<(), String>;
+    /// Where the value last given to [`Encode::component`] is in the file,
+    /// for an error: `entity` is its entity's saved id.
+    fn component_path(&self, entity: usize) -> String;
+    /// Ends the entity.
+    fn end_entity(&mut self);
+    /// Ends the saved world and gives its bytes.
+    fn finish(self) -> Vec<u8>;
+}
 
-    pub(super) fn write_binary(&self, plan: &Plan) -> Result<Vec<u8>, Error> {
-        let mut missing = Missing::default();
-        let mut out = Vec::with_capacity(64 + 64 * plan.order.len());
-        mp::array(&mut out, 8);
-        mp::string(&mut out, FORMAT);
-        mp::uint(&mut out, VERSION);
-        mp::array(&mut out, plan.update_order.len());
-        for name in &plan.update_order {
-            mp::string(&mut out, name);
-        }
-        mp::array(&mut out, plan.resources.len());
-        for (i, &(name, fns, ty)) in plan.resources.iter().enumerate() {
-            mp::array(&mut out, 2);
-            mp::string(&mut out, name);
-            let start = mp::begin_bin(&mut out);
-            (fns.binary)(self.resource_value(ty), &mut out)
-                .map_err(|e| Self::write_error(format!("resources[{i}].data"), e.to_string()))?;
-            mp::end_bin(&mut out, start);
-        }
-        match &plan.name_order {
-            None => mp::nil(&mut out),
-            Some(order) => {
-                mp::array(&mut out, order.len());
-                for &saved in order {
-                    mp::uint(&mut out, u64::from(saved));
-                }
-            }
-        }
-        // Component types by first use, written once.
+/// A value to write, and the functions that write it.
+#[derive(Clone, Copy)]
+pub(super) struct SavedValue<'w> {
+    pub(super) write: SerializeFns,
+    pub(super) value: Stored<'w>,
+}
+
+/// One entity as a save gives it to the encoder.
+pub(super) struct SavedEntity<'w> {
+    /// Its saved id: its position in the file.
+    pub(super) saved: u32,
+    /// Its name, and the name's index in the names table (0 unless the
+    /// format interns).
+    pub(super) name: Option<(&'w str, u32)>,
+    pub(super) disabled: bool,
+    pub(super) killed: bool,
+    pub(super) layers: u32,
+    /// Its children's saved ids.
+    pub(super) children: &'w [u32],
+    /// Its saved (not transient) components, in table order.
+    pub(super) components: &'w [SavedComponent<'w>],
+}
+
+/// One saved component.
+#[derive(Clone, Copy)]
+pub(super) struct SavedComponent<'w> {
+    /// Its type's name (empty when the format interns).
+    pub(super) name: &'static str,
+    /// Its type's index in the types table (0 unless the format interns).
+    pub(super) code: u32,
+    pub(super) enabled: bool,
+    /// Its writers, `None` when its type lacks serde support.
+    pub(super) write: Option<SerializeFns>,
+    pub(super) value: Stored<'w>,
+}
+
+/// The types and names a save lists once, each where it is first used
+/// (entity by entity in saved order), for a format that interns them.
+struct Tables<'w> {
+    /// Component type names, every type the saved entities hold (transient
+    /// ones too: the binary snapshot has always listed them).
+    types: Vec<&'static str>,
+    /// By type index: the type's place in `types`.
+    type_at: Vec<u32>,
+    names: Vec<&'w str>,
+    /// By interned name: the name's place in `names`.
+    name_at: Vec<u32>,
+}
+
+impl<'w> Tables<'w> {
+    fn of(world: &'w World, plan: &Plan) -> Self {
         let mut types: Vec<TypeIdx> = Vec::new();
-        // By type index: the type's place in `types`, plus one.
         let mut type_at: Vec<u32> = Vec::new();
+        let mut names = Vec::new();
+        let mut name_at = vec![u32::MAX; world.names().interned()];
         for id in &plan.order {
-            for c in self.comps(id.index) {
+            for c in world.comps(id.index) {
                 if type_at.len() <= c.ty.index() {
-                    type_at.resize(c.ty.index() + 1, 0);
+                    type_at.resize(c.ty.index() + 1, u32::MAX);
                 }
-                if type_at[c.ty.index()] == 0 {
-                    types.push(c.ty);
+                if type_at[c.ty.index()] == u32::MAX {
                     type_at[c.ty.index()] = types.len() as u32;
+                    types.push(c.ty);
                 }
             }
-        }
-        mp::array(&mut out, types.len());
-        for &ty in &types {
-            mp::string(&mut out, self.storage().info(ty).key().name());
-        }
-        // Distinct names, written once; entities name theirs by index.
-        let mut name_at: Vec<u32> = vec![u32::MAX; self.names().interned()];
-        let mut names: Vec<&str> = Vec::new();
-        for id in &plan.order {
-            if let (Some(n), Some(text)) = (self.names().id_of(id.index), self.name_of(id.index)) {
+            let name = world.names().id_of(id.index);
+            if let (Some(n), Some(text)) = (name, world.name_of(id.index)) {
                 if name_at[n as usize] == u32::MAX {
                     name_at[n as usize] = names.len() as u32;
                     names.push(text);
                 }
             }
         }
-        mp::array(&mut out, names.len());
-        for name in names {
-            mp::string(&mut out, name);
+        let types = types
+            .iter()
+            .map(|&ty| world.storage().info(ty).key().name())
+            .collect();
+        Tables {
+            types,
+            type_at,
+            names,
+            name_at,
         }
-        mp::array(&mut out, plan.order.len());
-        let mut saved = Vec::new();
-        for (i, id) in plan.order.iter().enumerate() {
-            mp::array(&mut out, 6);
-            match self.names().id_of(id.index) {
-                Some(n) => mp::uint(&mut out, u64::from(name_at[n as usize])),
-                None => mp::nil(&mut out),
-            }
-            let slot = self.slot(id.index);
-            mp::uint(
-                &mut out,
-                u64::from(slot.disabled) | u64::from(slot.killed) << 1,
-            );
-            mp::uint(&mut out, u64::from(self.layers_of(id.index)));
-            let children = self.hierarchy().children(id.index);
-            mp::array(&mut out, children.len());
-            for &child in children {
-                mp::uint(&mut out, u64::from(plan.saved_id[child.index()]));
-            }
-            saved.clear();
-            saved.extend(
-                self.comps(id.index)
-                    .filter(|c| !self.vtable(c.ty).transient),
-            );
-            mp::array(&mut out, saved.len());
-            for c in &saved {
-                let (_, enabled) = self.instance_of(*c);
-                mp::uint(
-                    &mut out,
-                    u64::from(type_at[c.ty.index()] - 1) << 1 | u64::from(!enabled),
-                );
-            }
-            mp::array(&mut out, saved.len());
-            for (k, &c) in saved.iter().enumerate() {
-                let ops = self.vtable(c.ty).ops;
-                let (Some(fns), Some(_)) =
-                    (crate::data::codec::serialize_fns(&ops), ops.deserialize)
-                else {
-                    missing.add(self.storage().info(c.ty).key().name());
-                    // Keep the envelope well formed; the save fails below.
-                    mp::nil(&mut out);
-                    continue;
-                };
-                let start = mp::begin_bin(&mut out);
-                let value = Stored::Row(RowRef {
-                    segment: self.storage().segment(c.seg),
-                    row: c.row,
-                });
-                (fns.binary)(value, &mut out).map_err(|e| {
-                    Self::write_error(format!("entities[{i}].data[{k}]"), e.to_string())
-                })?;
-                mp::end_bin(&mut out, start);
-            }
-        }
-        missing.check()?;
-        Ok(out)
     }
 }
 
-/// Writes `value` through `write` as the value of the open `data` key,
-/// then closes its object and that object's array item; `path` names the
-/// value in an error.
-fn write_data(
-    w: &mut JsonOut,
-    write: JsonWriteFn,
-    value: Stored<'_>,
-    path: impl FnOnce() -> String,
-) -> Result<(), Error> {
-    let fmt = w.data_fmt();
-    write(value, &mut w.out, fmt).map_err(|e| World::write_error(path(), e.to_string()))?;
-    w.end_value();
-    w.end_object();
-    w.end_item();
-    Ok(())
+/// Writes `world` as `plan` lays it out, through `enc`.
+pub(super) fn write<E: Encode>(world: &World, plan: &Plan, mut enc: E) -> Result<Vec<u8>, Error> {
+    enc.begin(FORMAT, VERSION);
+    enc.update_order(&plan.update_order);
+    enc.begin_resources(plan.resources.len());
+    for (i, &(name, write, ty)) in plan.resources.iter().enumerate() {
+        let value = resource_value(world, ty);
+        enc.resource(name, SavedValue { write, value })
+            .map_err(|m| write_error(format!("resources[{i}].data"), m))?;
+    }
+    enc.end_resources();
+    enc.name_order(plan.name_order.as_deref());
+    let tables = E::INTERNS.then(|| Tables::of(world, plan));
+    if let Some(tables) = &tables {
+        enc.tables(&tables.types, &tables.names);
+    }
+    let missing = write_entities(world, plan, tables.as_ref(), &mut enc)?;
+    missing.check()?;
+    Ok(enc.finish())
+}
+
+/// Writes the entities in saved order; gives the types met that lack
+/// serde support.
+fn write_entities<E: Encode>(
+    world: &World,
+    plan: &Plan,
+    tables: Option<&Tables<'_>>,
+    enc: &mut E,
+) -> Result<Missing, Error> {
+    let mut missing = Missing::default();
+    let mut children = Vec::new();
+    let mut components = Vec::new();
+    enc.begin_entities(plan.order.len());
+    for (i, id) in plan.order.iter().enumerate() {
+        let index = id.index;
+        children.clear();
+        children.extend(
+            world
+                .hierarchy()
+                .children(index)
+                .iter()
+                .map(|child| plan.saved_id[child.index()]),
+        );
+        components.clear();
+        for c in world.comps(index) {
+            let vtable = world.vtable(c.ty);
+            if vtable.transient {
+                continue;
+            }
+            let type_name = || world.storage().info(c.ty).key().name();
+            let write = match (
+                crate::data::codec::serialize_fns(vtable.ops),
+                vtable.ops.deserialize,
+            ) {
+                (Some(write), Some(_)) => Some(*write),
+                _ => {
+                    missing.add(type_name());
+                    None
+                }
+            };
+            // A type is written by name or by code, never both.
+            let (name, code) = match tables {
+                Some(tables) => ("", tables.type_at[c.ty.index()]),
+                None => (type_name(), 0),
+            };
+            components.push(SavedComponent {
+                name,
+                code,
+                enabled: world.instance_of(c).1,
+                write,
+                value: Stored::Row(RowRef {
+                    segment: world.storage().segment(c.seg),
+                    row: c.row,
+                }),
+            });
+        }
+        let name = world.name_of(index).map(|text| {
+            let at = tables.and_then(|t| {
+                let n = world.names().id_of(index)?;
+                Some(t.name_at[n as usize])
+            });
+            (text, at.unwrap_or(0))
+        });
+        let slot = world.slot(index);
+        enc.entity(&SavedEntity {
+            saved: i as u32,
+            name,
+            disabled: slot.disabled,
+            killed: slot.killed,
+            layers: world.layers_of(index),
+            children: &children,
+            components: &components,
+        });
+        for c in &components {
+            enc.component(c)
+                .map_err(|m| write_error(enc.component_path(i), m))?;
+        }
+        enc.end_entity();
+    }
+    Ok(missing)
 }

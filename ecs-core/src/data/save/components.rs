@@ -1,0 +1,377 @@
+//! Reading an entity's components straight into their columns, for every
+//! format: the types first (each resolved once per load), then the
+//! entity's table, then each value into its column. Neighbours in a file
+//! are mostly alike, so the previous entity's layout is kept: a decoder
+//! may find the types unchanged at a glance, and one whose values come
+//! with their types reads them into the previous entity's table while the
+//! types match it.
+
+use std::collections::HashSet;
+
+use crate::data::codec::DeserializeFns;
+use crate::entity::{EntityIndex, TableId, TypeIdx};
+use crate::table::tables::Place;
+use crate::world::prepared::LoadedEntity;
+use crate::world::World;
+use crate::Error;
+
+use super::bad;
+use super::file::{current_max, resolve_type, File, RefAt};
+use super::read::{Decode, NameRef};
+
+/// A component type resolved once per load.
+#[derive(Clone, Copy)]
+pub(super) struct Known {
+    pub(super) ty: TypeIdx,
+    /// Its readers (the catalog's own, so a copy of `Known` is small).
+    pub(super) fns: &'static DeserializeFns,
+}
+
+/// Where one of an entity's values goes, and how to read it.
+#[derive(Clone, Copy)]
+pub(super) struct Column {
+    pub(super) kind: Known,
+    pub(super) place: Place,
+}
+
+/// A component as its decoder read it, before its value (unless
+/// `pushed`).
+#[derive(Clone, Copy)]
+pub(super) struct Head {
+    pub(super) kind: Known,
+    pub(super) enabled: bool,
+    /// Its value is already in the guessed column ([`EntryCx::guess`]).
+    pub(super) pushed: bool,
+}
+
+/// What a decoder reads a component with.
+pub(super) struct EntryCx<'c> {
+    pub(super) world: &'c mut World,
+    pub(super) types: &'c mut Types,
+    /// The column this component's value goes into if it is of the
+    /// previous entity's type at its place: a decoder whose value follows
+    /// its type reads it in on the spot.
+    pub(super) guess: Option<Column>,
+}
+
+/// The component types a load has resolved, by name and by index.
+#[derive(Default)]
+pub(super) struct Types {
+    /// Each name as the file spells it, resolved.
+    named: Vec<(Vec<u8>, Known)>,
+    /// The types table of a format that lists types once (see
+    /// [`super::read::Part::Types`]), by index.
+    pub(super) table: Vec<Known>,
+}
+
+impl Types {
+    /// Resolves the types table's next entry, `name` at `path`.
+    pub(super) fn add_to_table(
+        &mut self,
+        world: &mut World,
+        name: &str,
+        path: &str,
+    ) -> Result<(), Error> {
+        let kind = resolve_type(world, name, path)?;
+        self.table.push(kind);
+        Ok(())
+    }
+
+    /// The type named `name` (its bytes as the file spells them) for the
+    /// component at `path`, most likely `expect` (the previous entity's
+    /// type at its place), resolved on first use.
+    pub(super) fn by_name(
+        &mut self,
+        world: &mut World,
+        name: &[u8],
+        path: impl Fn() -> String,
+        expect: Option<TypeIdx>,
+    ) -> Result<Known, Error> {
+        if let Some(expect) = expect {
+            // The likely answer first: one comparison, not a search.
+            if let Some((spelled, kind)) = self.named.iter().find(|(_, k)| k.ty == expect) {
+                if **spelled == *name {
+                    return Ok(*kind);
+                }
+            }
+        }
+        if let Some(&(_, kind)) = self.named.iter().find(|(n, _)| **n == *name) {
+            return Ok(kind);
+        }
+        let text = std::str::from_utf8(name)
+            .map_err(|_| bad(format!("{}.type", path()), "expected a UTF-8 type name"))?;
+        let kind = resolve_type(world, text, &path())?;
+        self.named.push((name.to_vec(), kind));
+        Ok(kind)
+    }
+}
+
+/// The previous entity's components: their types, table and columns,
+/// and which are disabled.
+#[derive(Default)]
+struct Layout {
+    /// Whether a layout has been read yet.
+    valid: bool,
+    types: Vec<TypeIdx>,
+    table: TableId,
+    columns: Vec<Column>,
+    /// Positions of the disabled components.
+    disabled: Vec<usize>,
+}
+
+/// What reading entities keeps from one entity to the next.
+#[derive(Default)]
+pub(super) struct EntityReader {
+    pub(super) types: Types,
+    /// The names table of a format that lists names once, interned.
+    pub(super) names: Vec<u32>,
+    layout: Layout,
+    /// The components of the entity being read.
+    heads: Vec<Head>,
+    /// Tables whose type list passed the single rule.
+    checked: HashSet<TableId>,
+    rows: Rows,
+    /// How many entities the file declares, and the bytes left when the
+    /// first began.
+    declared: Option<usize>,
+    entities_at: usize,
+}
+
+impl EntityReader {
+    /// Notes the entities list's declared length and where it starts.
+    pub(super) fn start_entities(&mut self, declared: Option<usize>, remaining: usize) {
+        self.declared = declared;
+        self.entities_at = remaining;
+    }
+
+    /// An entity's name, interned.
+    pub(super) fn name(&self, world: &mut World, name: Option<NameRef<'_>>) -> Option<u32> {
+        match name? {
+            NameRef::Text(text) => Some(world.names_mut().intern(&text)),
+            NameRef::Interned(n) => Some(n),
+        }
+    }
+
+    /// Reads entity `i`'s components and spawns it with them.
+    pub(super) fn read<'a, D: Decode<'a>>(
+        &mut self,
+        world: &mut World,
+        dec: &mut D,
+        file: &mut File,
+        i: usize,
+        entity: &mut LoadedEntity,
+    ) -> Result<(), Error> {
+        if !dec.same_types_as_before() {
+            if self.read_heads(world, dec, file, i)? {
+                // Every value is in the previous entity's table already.
+                let index = self.spawn(world, i, entity);
+                self.disable(world, index);
+                return Ok(());
+            }
+            self.set_layout(world, i)?;
+        }
+        if let Some(n) = self.declared {
+            let read = self.entities_at - dec.remaining();
+            let table = self.layout.table;
+            self.rows.count(world, table, i, n, read, dec.remaining());
+        }
+        dec.begin_values(i, self.layout.columns.len())?;
+        let index = self.spawn(world, i, entity);
+        for (k, &column) in self.layout.columns.iter().enumerate() {
+            let before = current_max();
+            dec.value(world, i, k, column)?;
+            file.note_refs(before, RefAt::Component(i, k));
+        }
+        dec.end_values();
+        self.disable(world, index);
+        Ok(())
+    }
+
+    /// Spawns entity `i`, which lists no components.
+    pub(super) fn spawn_empty(
+        &mut self,
+        world: &mut World,
+        i: usize,
+        entity: &mut LoadedEntity,
+    ) -> Result<(), Error> {
+        self.heads.clear();
+        self.set_layout(world, i)?;
+        self.spawn(world, i, entity);
+        Ok(())
+    }
+
+    /// Reads entity `i`'s component types into `heads`. `Ok(true)` when
+    /// each value came with its type and went straight into the previous
+    /// entity's table, whose types they all are; else any value read
+    /// ahead is taken back.
+    fn read_heads<'a, D: Decode<'a>>(
+        &mut self,
+        world: &mut World,
+        dec: &mut D,
+        file: &mut File,
+        i: usize,
+    ) -> Result<bool, Error> {
+        let guessing = D::VALUE_WITH_TYPE && self.layout.valid;
+        let row = match guessing {
+            true => world.storage().table(self.layout.table).owners().len(),
+            false => 0,
+        };
+        let read = self.read_heads_into(world, dec, file, i, guessing);
+        if guessing && !matches!(read, Ok(true)) {
+            // Take back the values read ahead of the entity.
+            for column in &self.layout.columns {
+                let place = column.place;
+                world.storage_mut().trash_from(place.ty, place.seg, row);
+            }
+            world.empty_trash();
+        }
+        if matches!(read, Ok(true)) {
+            self.set_disabled();
+        }
+        read
+    }
+
+    fn read_heads_into<'a, D: Decode<'a>>(
+        &mut self,
+        world: &mut World,
+        dec: &mut D,
+        file: &mut File,
+        i: usize,
+        guessing: bool,
+    ) -> Result<bool, Error> {
+        self.heads.clear();
+        let mut all_pushed = guessing;
+        let mut seq = dec.begin_components(i)?;
+        while dec.next_component(i, &mut seq)? {
+            let k = self.heads.len();
+            let guess = match all_pushed {
+                true => self.layout.columns.get(k).copied(),
+                false => None,
+            };
+            let before = guess.and_then(|_| current_max());
+            let types = &mut self.types;
+            let head = dec.component(
+                i,
+                k,
+                &mut EntryCx {
+                    world,
+                    types,
+                    guess,
+                },
+            )?;
+            if head.pushed {
+                file.note_refs(before, RefAt::Component(i, k));
+            } else {
+                all_pushed = false;
+            }
+            self.heads.push(head);
+        }
+        Ok(all_pushed && self.heads.len() == self.layout.columns.len())
+    }
+
+    /// Makes `heads` the layout: the previous table if the types are the
+    /// same, else their table, checked against the single rule once.
+    fn set_layout(&mut self, world: &mut World, i: usize) -> Result<(), Error> {
+        let layout = &mut self.layout;
+        let same = layout.valid
+            && layout.types.len() == self.heads.len()
+            && (layout.types.iter().zip(&self.heads)).all(|(&ty, head)| ty == head.kind.ty);
+        if !same {
+            layout.valid = false;
+            layout.types.clear();
+            layout
+                .types
+                .extend(self.heads.iter().map(|head| head.kind.ty));
+            let table = world.table_for(&layout.types);
+            if !self.checked.contains(&table) {
+                check_single_rule(world, &layout.types, i)?;
+                self.checked.insert(table);
+            }
+            let places = world.storage().table(table).layout();
+            layout.columns.clear();
+            layout.columns.extend(
+                (self.heads.iter().zip(places)).map(|(head, &place)| Column {
+                    kind: head.kind,
+                    place,
+                }),
+            );
+            layout.table = table;
+            layout.valid = true;
+        }
+        self.set_disabled();
+        Ok(())
+    }
+
+    fn set_disabled(&mut self) {
+        self.layout.disabled.clear();
+        let disabled = self.heads.iter().enumerate().filter(|(_, h)| !h.enabled);
+        self.layout.disabled.extend(disabled.map(|(k, _)| k));
+    }
+
+    /// Spawns entity `i` in the layout's table; its values follow.
+    fn spawn(&self, world: &mut World, i: usize, entity: &mut LoadedEntity) -> EntityIndex {
+        entity.table = self.layout.table;
+        entity.len = self.layout.columns.len();
+        let index = world.spawn_loaded_entity(entity);
+        debug_assert_eq!(index.index(), i);
+        index
+    }
+
+    /// Disables the entity's disabled components, once their values are in.
+    fn disable(&self, world: &mut World, index: EntityIndex) {
+        for &k in &self.layout.disabled {
+            world.disable_raw(index, k);
+        }
+    }
+}
+
+/// The single rule on one loaded entity's components.
+fn check_single_rule(world: &World, types: &[TypeIdx], i: usize) -> Result<(), Error> {
+    if let Some((second, message)) = world.single_rule_message(types) {
+        return Err(bad(format!("entities[{i}].components[{second}]"), message));
+    }
+    Ok(())
+}
+
+/// Rows read so far per table (by table index), for making room ahead.
+#[derive(Default)]
+struct Rows(Vec<usize>);
+
+impl Rows {
+    /// Counts entity `i` of the `n` the file lists into `table`, `read`
+    /// bytes into the entities with `left` to go. At 8, 16, 32, ... rows
+    /// it makes room for the table's share of the entities left, so that a
+    /// column grows once or twice instead of doubling its way up (copying
+    /// itself each time). The room is also bounded by what the bytes left
+    /// can hold at the size read so far (plus an eighth, so an honest
+    /// file's last rows fit), so a file lying about its length gets no more
+    /// than it could fill.
+    fn count(
+        &mut self,
+        world: &mut World,
+        table: TableId,
+        i: usize,
+        n: usize,
+        read: usize,
+        left: usize,
+    ) {
+        let t = table.index();
+        if self.0.len() <= t {
+            self.0.resize(t + 1, 0);
+        }
+        self.0[t] += 1;
+        let rows = self.0[t];
+        if rows < 8 || !rows.is_power_of_two() {
+            return;
+        }
+        // `rows * of / per` without overflow.
+        let share = |of: usize, per: usize| {
+            usize::try_from(rows as u128 * of as u128 / per.max(1) as u128).unwrap_or(usize::MAX)
+        };
+        let by_count = share(n - i - 1, i + 1);
+        let by_bytes = share(left, read);
+        let room = by_count.min(by_bytes.saturating_add(by_bytes / 8));
+        // The entity counted is not in its table yet: its row comes on top.
+        world.reserve_table(table, room + 1);
+    }
+}
