@@ -7,7 +7,9 @@ use std::marker::PhantomData;
 
 use crate::component::ops::Codec;
 use crate::entity::{CompRef, RowId, TypeIdx};
+use crate::runtime::commands::flush_commands;
 use crate::runtime::context::Context;
+use crate::runtime::{runtime, runtime_mut};
 use crate::table::{LentColumn, Segment, DISABLED, STARTED};
 use crate::world::hooks::{BehaviourEntryPoints, Hook};
 use crate::world::World;
@@ -645,103 +647,56 @@ macro_rules! update_order {
 
 for_each_tuple!(update_order);
 
-impl World {
-    /// Declares which behaviour types update first, and in which order (the
-    /// seed's variadic registration, as a tuple). Types not named update
-    /// after these, in the order their first component was attached.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// # #[derive(Component)] #[component(behaviour)] struct Physics;
-    /// # impl Behaviour for Physics { fn update(&mut self, _: &mut Context<'_>, _: f32) {} }
-    /// # #[derive(Component)] #[component(behaviour)] struct Model;
-    /// # impl Behaviour for Model { fn update(&mut self, _: &mut Context<'_>, _: f32) {} }
-    /// let mut world = World::new();
-    /// world.set_update_order::<(Physics, Model)>();
-    /// ```
-    pub fn set_update_order<O: UpdateOrder>(&mut self) {
-        let mut order = Vec::new();
-        O::__register(self, &mut order);
-        let mut seen = Vec::with_capacity(order.len());
-        order.retain(|ty| {
-            let first = !seen.contains(ty);
-            seen.push(*ty);
-            first
-        });
-        self.runtime_mut().update_order = order;
-    }
+/// [`World::set_update_order`]: the types of `O`, each kept where it is
+/// first named.
+pub(crate) fn set_update_order<O: UpdateOrder>(world: &mut World) {
+    let mut order = Vec::new();
+    O::__register(world, &mut order);
+    let mut seen = Vec::with_capacity(order.len());
+    order.retain(|ty| {
+        let first = !seen.contains(ty);
+        seen.push(*ty);
+        first
+    });
+    runtime_mut(world).update_order = order;
+}
 
-    /// The order in which behaviour types update: those named in
-    /// [`World::set_update_order`], then every other one in the order its
-    /// first component was attached.
-    pub(crate) fn effective_update_order(&self) -> Vec<TypeIdx> {
-        let mut order = self
-            .runtime()
-            .map_or_else(Vec::new, |r| r.update_order.clone());
-        for &ty in self.first_attached() {
-            if !order.contains(&ty) {
-                order.push(ty);
+/// [`World::effective_update_order`]: the named types, then the others by
+/// their first attach.
+pub(crate) fn effective_update_order(world: &World) -> Vec<TypeIdx> {
+    let mut order = runtime(world).map_or_else(Vec::new, |r| r.update_order.clone());
+    for &ty in world.first_attached() {
+        if !order.contains(&ty) {
+            order.push(ty);
+        }
+    }
+    order
+}
+
+/// [`World::update`]: every behaviour type's update, in the effective
+/// order, then the changes they queued; on a panic, those changes go.
+pub(crate) fn update(world: &mut World, dt: f32) -> usize {
+    let order = effective_update_order(world);
+    let queued = runtime_mut(world).commands.len();
+    runtime_mut(world).in_update = true;
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut updated = 0;
+        for ty in order {
+            if let Some((fns, level)) = world.behaviour_fns(ty) {
+                updated += (fns.update)(world, ty, level, dt);
             }
         }
-        order
-    }
-
-    /// Sets the update order from type indices (a loaded world's).
-    pub(crate) fn set_update_order_of(&mut self, order: Vec<TypeIdx>) {
-        self.runtime_mut().update_order = order;
-    }
-
-    /// Runs one frame: every behaviour type's `update` (see
-    /// [`World::set_update_order`] for the order between types; within a
-    /// type, storage order), then applies the structural changes the
-    /// updates queued, in the order they were queued. Returns how many
-    /// components were updated.
-    ///
-    /// # Panics
-    /// A panic inside a user's `update` or hook propagates to the caller;
-    /// the world stays consistent and usable, and changes queued during this
-    /// update are discarded (changes queued before it are kept).
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// #[component(behaviour)]
-    /// struct Timer(f32);
-    /// impl Behaviour for Timer {
-    ///     fn update(&mut self, _ctx: &mut Context<'_>, dt: f32) {
-    ///         self.0 += dt;
-    ///     }
-    /// }
-    /// let mut world = World::new();
-    /// let a = world.spawn_with((Timer(0.0),))?;
-    /// world.spawn_with((Timer(0.0),))?;
-    /// assert_eq!(world.update(0.5), 2); // two components updated
-    /// assert_eq!(world.entity(a)?.get::<Timer>().unwrap().0, 0.5);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn update(&mut self, dt: f32) -> usize {
-        let order = self.effective_update_order();
-        let queued = self.runtime_mut().commands.len();
-        self.runtime_mut().in_update = true;
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            let mut updated = 0;
-            for ty in order {
-                if let Some((fns, level)) = self.behaviour_fns(ty) {
-                    updated += (fns.update)(self, ty, level, dt);
-                }
-            }
+        updated
+    }));
+    runtime_mut(world).in_update = false;
+    match result {
+        Ok(updated) => {
+            flush_commands(world);
             updated
-        }));
-        self.runtime_mut().in_update = false;
-        match result {
-            Ok(updated) => {
-                self.flush_commands();
-                updated
-            }
-            Err(panic) => {
-                self.runtime_mut().commands.truncate(queued);
-                resume_unwind(panic)
-            }
+        }
+        Err(panic) => {
+            runtime_mut(world).commands.truncate(queued);
+            resume_unwind(panic)
         }
     }
 }

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
+use crate::runtime::runtime_mut;
 use crate::world::World;
 use crate::{Bundle, Component, EntityId, Error};
 
@@ -490,102 +491,22 @@ fn apply_in_order(
     result
 }
 
-impl World {
-    /// The world's own queue of changes, the one behaviours fill through
-    /// [`Context::commands`](crate::Context::commands): applied when the
-    /// next [`World::update`] ends, or on [`World::apply_commands`], with
-    /// its failures kept for [`World::take_command_errors`].
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Marker;
-    /// let mut world = World::new();
-    /// world.commands().spawn((Marker,));
-    /// assert!(world.is_empty()); // queued, not applied
-    /// world.apply_commands();
-    /// assert_eq!(world.len(), 1);
-    /// ```
-    pub fn commands(&mut self) -> &mut Commands {
-        &mut self.runtime_mut().commands
+/// Applies the world's queue, as [`World::apply_commands`] does but without
+/// reclaiming tables: what an update's end and a send's return run. Not
+/// while an update runs (its changes wait for its end), nor inside a flush
+/// (the running one applies what is queued meanwhile).
+pub(crate) fn flush_commands(world: &mut World) {
+    if runtime_mut(world).in_update || runtime_mut(world).flushing {
+        return;
     }
-
-    /// Applies the world's queue ([`World::commands`]), in queue order
-    /// (changes queued while applying, by hooks, are applied too).
-    /// [`World::update`] does this when it ends; call it after queueing
-    /// through [`World::commands`], or after operations whose hooks queue
-    /// changes outside an update. Failed changes go to
-    /// [`World::take_command_errors`].
-    ///
-    /// Does nothing while an update runs.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Spark;
-    /// #[derive(Component)]
-    /// #[component(behaviour)]
-    /// struct Emitter;
-    /// impl Behaviour for Emitter {
-    ///     fn update(&mut self, _ctx: &mut Context<'_>, _dt: f32) {}
-    ///     fn on_attach(&mut self, ctx: &mut Context<'_>) {
-    ///         ctx.commands().spawn((Spark,)); // queued by a hook, outside an update
-    ///     }
-    /// }
-    /// let mut world = World::new();
-    /// world.spawn_with((Emitter,))?;
-    /// assert_eq!(world.len(), 1);
-    /// world.apply_commands();
-    /// assert_eq!(world.len(), 2);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn apply_commands(&mut self) {
-        self.flush_commands();
-        self.reclaim_tables();
-    }
-
-    pub(crate) fn flush_commands(&mut self) {
-        if self.runtime_mut().in_update || self.runtime_mut().flushing {
-            return;
-        }
-        self.runtime_mut().flushing = true;
-        let applied = apply_in_order(
-            self,
-            |world| world.runtime_mut().commands.pop(),
-            |world, error| world.runtime_mut().command_errors.push(error),
-        );
-        self.runtime_mut().flushing = false;
-        if let Err(panic) = applied {
-            resume_unwind(panic);
-        }
-    }
-
-    /// Errors of queued changes that failed when applied, and of
-    /// [`Context::attempt`](crate::Context::attempt)s that gave up
-    /// ([`Error::Attempt`]), oldest first: an attempt's when it fails, a
-    /// change's when it is applied.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// #[component(behaviour)]
-    /// struct Despawner(EntityId);
-    /// impl Behaviour for Despawner {
-    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
-    ///         ctx.commands().despawn(self.0);
-    ///     }
-    /// }
-    /// let mut world = World::new();
-    /// let target = world.spawn();
-    /// world.spawn_with((Despawner(target),))?;
-    /// world.update(1.0); // despawns the target
-    /// world.update(1.0); // the target is already gone
-    /// let errors = world.take_command_errors();
-    /// assert!(matches!(errors[..], [Error::NoSuchEntity(id)] if id == target));
-    /// assert!(world.take_command_errors().is_empty());
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn take_command_errors(&mut self) -> Vec<Error> {
-        self.runtime_mut().command_errors.take()
+    runtime_mut(world).flushing = true;
+    let applied = apply_in_order(
+        world,
+        |world| runtime_mut(world).commands.pop(),
+        |world, error| runtime_mut(world).command_errors.push(error),
+    );
+    runtime_mut(world).flushing = false;
+    if let Err(panic) = applied {
+        resume_unwind(panic);
     }
 }

@@ -2,6 +2,7 @@
 //! world's resources, and a queue for structural changes.
 
 use crate::entity::{EntityIndex, TypeIdx};
+use crate::runtime::runtime_mut;
 use crate::world::World;
 use crate::{Commands, Component, EntityId, Error, SourceError};
 
@@ -426,7 +427,7 @@ impl<'w> Context<'w> {
             running: self.world.storage().info(self.busy).key().name(),
             source: SourceError::new(source),
         };
-        self.world.runtime_mut().command_errors.push(error);
+        runtime_mut(self.world).command_errors.push(error);
     }
 
     /// Whether the entity holds a component that is-a `T` (the running one
@@ -480,7 +481,7 @@ impl<'w> Context<'w> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn commands(&mut self) -> &mut Commands {
-        &mut self.world.runtime_mut().commands
+        &mut runtime_mut(self.world).commands
     }
 
     /// The whole world, read-only: other entities (by id, the entity's

@@ -9,7 +9,9 @@ use crate::component::ops::Codec;
 use crate::component::Capability;
 use crate::entity::{CompRef, EntityIndex};
 use crate::runtime::behaviour::with_segment_out;
+use crate::runtime::commands::flush_commands;
 use crate::runtime::context::Context;
+use crate::runtime::runtime_mut;
 use crate::table::DISABLED;
 use crate::world::World;
 use crate::{Component, EntityId, Error};
@@ -156,158 +158,106 @@ fn deliver<C: Receive<M>, M: 'static>(
     .unwrap_or(false)
 }
 
-impl World {
-    /// Delivers `message` to every enabled component of `id` that receives
-    /// `M`, in insertion order; returns how many handled it. Nothing is
-    /// delivered to a disabled or killed entity. Changes receivers queue
-    /// through `ctx.commands()` are applied before this returns.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// struct Ping;
-    /// #[derive(Component)]
-    /// #[component(receives(Ping))]
-    /// struct Pings(u32);
-    /// impl Receive<Ping> for Pings {
-    ///     fn receive(&mut self, _: &mut Context<'_>, _: &Ping) { self.0 += 1 }
-    /// }
-    /// let mut world = World::new();
-    /// let id = world.spawn_with((Pings(0),))?;
-    /// assert_eq!(world.send(id, &Ping)?, 1);
-    /// world.entity_mut(id)?.kill();
-    /// assert_eq!(world.send(id, &Ping)?, 0); // killed: nothing delivered
-    /// assert_eq!(world.entity(id)?.get::<Pings>().unwrap().0, 1);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn send<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
-        self.check(id)?;
-        Ok(self.deliver_along(&[id.index], message))
-    }
+/// [`World::send`]: `message` to `id` alone.
+pub(crate) fn send<M: 'static>(
+    world: &mut World,
+    id: EntityId,
+    message: &M,
+) -> Result<usize, Error> {
+    world.check(id)?;
+    Ok(deliver_along(world, &[id.index], message))
+}
 
-    /// Like [`World::send`], to `id` and then its descendants, depth-first
-    /// (the order of [`EntityRef::descendants`](crate::EntityRef::descendants)).
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// struct Ping;
-    /// #[derive(Component)]
-    /// #[component(receives(Ping))]
-    /// struct Pings(u32);
-    /// impl Receive<Ping> for Pings {
-    ///     fn receive(&mut self, _: &mut Context<'_>, _: &Ping) { self.0 += 1 }
-    /// }
-    /// let mut world = World::new();
-    /// let car = world.spawn_with((Pings(0),))?;
-    /// let wheel = world.spawn_with((Pings(0),))?;
-    /// world.set_parent(wheel, car)?;
-    /// assert_eq!(world.broadcast(car, &Ping)?, 2); // the car, then its wheel
-    /// assert_eq!(world.send_upwards(car, &Ping)?, 1);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn broadcast<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
-        self.check(id)?;
-        let order = self.hierarchy().subtree(id.index);
-        Ok(self.deliver_along(&order, message))
-    }
+/// [`World::broadcast`]: `message` to `id`, then its descendants, depth-first.
+pub(crate) fn broadcast<M: 'static>(
+    world: &mut World,
+    id: EntityId,
+    message: &M,
+) -> Result<usize, Error> {
+    world.check(id)?;
+    let order = world.hierarchy().subtree(id.index);
+    Ok(deliver_along(world, &order, message))
+}
 
-    /// Like [`World::send`], to `id` and then its parent, grandparent, ...
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// struct Ping;
-    /// #[derive(Component)]
-    /// #[component(receives(Ping))]
-    /// struct Pings(u32);
-    /// impl Receive<Ping> for Pings {
-    ///     fn receive(&mut self, _: &mut Context<'_>, _: &Ping) { self.0 += 1 }
-    /// }
-    /// let mut world = World::new();
-    /// let car = world.spawn_with((Pings(0),))?;
-    /// let wheel = world.spawn_with((Pings(0),))?;
-    /// world.set_parent(wheel, car)?;
-    /// assert_eq!(world.send_upwards(wheel, &Ping)?, 2); // the wheel, then the car
-    /// assert_eq!(world.entity(car)?.get::<Pings>().unwrap().0, 1);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn send_upwards<M: 'static>(&mut self, id: EntityId, message: &M) -> Result<usize, Error> {
-        self.check(id)?;
-        let order: Vec<EntityIndex> = std::iter::once(id.index)
-            .chain(self.hierarchy().ancestors(id.index))
-            .collect();
-        Ok(self.deliver_along(&order, message))
-    }
+/// [`World::send_upwards`]: `message` to `id`, then its ancestors, nearest first.
+pub(crate) fn send_upwards<M: 'static>(
+    world: &mut World,
+    id: EntityId,
+    message: &M,
+) -> Result<usize, Error> {
+    world.check(id)?;
+    let order: Vec<EntityIndex> = std::iter::once(id.index)
+        .chain(world.hierarchy().ancestors(id.index))
+        .collect();
+    Ok(deliver_along(world, &order, message))
+}
 
-    fn deliver_along<M: 'static>(&mut self, order: &[EntityIndex], message: &M) -> usize {
-        // One lookup per component type, not per component.
-        let table: Vec<Option<ReceiverFn>> = self
-            .storage()
-            .types()
-            .iter()
-            .map(|(_, info)| {
-                info.vtable()
-                    .and_then(|vt| vt.receiver_for(TypeId::of::<M>()))
-                    .map(ReceiverFn::found)
-            })
-            .collect();
-        if table.iter().all(Option::is_none) {
-            return 0;
+/// Delivers `message` to the entities of `order`, then applies the changes
+/// the receivers queued.
+fn deliver_along<M: 'static>(world: &mut World, order: &[EntityIndex], message: &M) -> usize {
+    // One lookup per component type, not per component.
+    let table: Vec<Option<ReceiverFn>> = world
+        .storage()
+        .types()
+        .iter()
+        .map(|(_, info)| {
+            info.vtable()
+                .and_then(|vt| vt.receiver_for(TypeId::of::<M>()))
+                .map(ReceiverFn::found)
+        })
+        .collect();
+    if table.iter().all(Option::is_none) {
+        return 0;
+    }
+    let queued = runtime_mut(world).commands.len();
+    let delivered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        deliver_each(world, order, &table, message)
+    }));
+    match delivered {
+        Ok(handled) => {
+            flush_commands(world);
+            handled
         }
-        let queued = self.runtime_mut().commands.len();
-        let delivered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.deliver_each(order, &table, message)
-        }));
-        match delivered {
-            Ok(handled) => {
-                self.flush_commands();
-                handled
-            }
-            Err(panic) => {
-                // As for a panicking update: changes queued by this send go.
-                self.runtime_mut().commands.truncate(queued);
-                std::panic::resume_unwind(panic)
-            }
+        Err(panic) => {
+            // As for a panicking update: changes queued by this send go.
+            runtime_mut(world).commands.truncate(queued);
+            std::panic::resume_unwind(panic)
         }
     }
+}
 
-    fn deliver_each<M: 'static>(
-        &mut self,
-        order: &[EntityIndex],
-        table: &[Option<ReceiverFn>],
-        message: &M,
-    ) -> usize {
-        let mut handled = 0;
-        for &index in order {
-            if !self.slot(index).is_active() {
+/// Delivers `message` to every receiving component of the active entities
+/// of `order`, through `table` (the receiver of each component type, by
+/// type index); returns how many received it.
+fn deliver_each<M: 'static>(
+    world: &mut World,
+    order: &[EntityIndex],
+    table: &[Option<ReceiverFn>],
+    message: &M,
+) -> usize {
+    let mut handled = 0;
+    for &index in order {
+        if !world.slot(index).is_active() {
+            continue;
+        }
+        // Receivers cannot add or remove components (changes are
+        // queued), so the entity stays at its row while we walk its layout.
+        let slot = world.slot(index);
+        let (at, row) = (slot.table, slot.row);
+        for pos in 0..world.storage().table(at).layout().len() {
+            let place = world.storage().table(at).layout()[pos];
+            let c = CompRef {
+                ty: place.ty,
+                seg: place.seg,
+                row,
+            };
+            let Some(receiver) = table[c.ty.index()] else {
                 continue;
-            }
-            // Receivers cannot add or remove components (changes are
-            // queued), so the entity stays at its row while we walk its layout.
-            let slot = self.slot(index);
-            let (at, row) = (slot.table, slot.row);
-            for pos in 0..self.storage().table(at).layout().len() {
-                let place = self.storage().table(at).layout()[pos];
-                let c = CompRef {
-                    ty: place.ty,
-                    seg: place.seg,
-                    row,
-                };
-                let Some(receiver) = table[c.ty.index()] else {
-                    continue;
-                };
-                if (receiver.deliver)(self, index, c, receiver.level, message) {
-                    handled += 1;
-                }
+            };
+            if (receiver.deliver)(world, index, c, receiver.level, message) {
+                handled += 1;
             }
         }
-        handled
     }
+    handled
 }

@@ -1,17 +1,17 @@
 //! The runtime layer: behaviours and their hooks, the `Context` a behaviour
-//! sees, deferred commands, and typed messages.
+//! sees, deferred commands, and typed messages. Its `World` methods are all
+//! in `api.rs`.
 
+mod api;
 pub(crate) mod behaviour;
 pub(crate) mod commands;
 pub(crate) mod context;
 pub(crate) mod message;
 
 use crate::entity::TypeIdx;
+use crate::world::World;
 use crate::Error;
 
-/// What the runtime keeps in a world: the update order, commands waiting
-/// to be applied, the errors of those applied and of failed
-/// `Context::attempt`s, and whether an update or a flush is under way.
 /// The errors kept for [`World::take_command_errors`](crate::World::take_command_errors):
 /// the oldest [`ErrorLog::KEPT`], and a count of those past it, so a world
 /// whose errors nobody takes stays the size it was.
@@ -45,6 +45,9 @@ impl ErrorLog {
     }
 }
 
+/// What the runtime keeps in a world: the update order, commands waiting
+/// to be applied, the errors of those applied and of failed
+/// `Context::attempt`s, and whether an update or a flush is under way.
 #[derive(Default)]
 pub(crate) struct RuntimeState {
     /// Behaviour types named by `set_update_order`, first to last.
@@ -67,16 +70,14 @@ impl crate::world::extension::Extension for RuntimeState {
     }
 }
 
-impl crate::World {
-    /// The behaviour runtime's state, when anything made it yet.
-    #[inline]
-    pub(crate) fn runtime(&self) -> Option<&RuntimeState> {
-        self.extension::<RuntimeState>()
-    }
+/// The behaviour runtime's state, when anything made it yet.
+#[inline]
+pub(crate) fn runtime(world: &World) -> Option<&RuntimeState> {
+    world.extension::<RuntimeState>()
+}
 
-    /// The behaviour runtime's state: update order, command queue.
-    #[inline]
-    pub(crate) fn runtime_mut(&mut self) -> &mut RuntimeState {
-        self.extension_mut::<RuntimeState>()
-    }
+/// The behaviour runtime's state: update order, command queue.
+#[inline]
+pub(crate) fn runtime_mut(world: &mut World) -> &mut RuntimeState {
+    world.extension_mut::<RuntimeState>()
 }

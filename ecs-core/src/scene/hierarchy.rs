@@ -1,5 +1,6 @@
 //! The scene graph: parent/child links between entities (as in Unity's
-//! Transform hierarchy). Children keep the order they were attached in.
+//! Transform hierarchy), and what changes them: linking without a cycle,
+//! despawning a whole subtree. Children keep the order they were attached in.
 
 use crate::entity::EntityIndex;
 use crate::world::World;
@@ -114,83 +115,51 @@ impl Hierarchy {
     }
 }
 
-impl World {
-    /// Makes `parent` the parent of `child`; `child` becomes its last child.
-    /// Reparenting moves the whole subtree.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id, [`Error::HierarchyCycle`] when
-    /// `parent` is `child` or one of its descendants. Nothing changes then.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let car = world.spawn_named("car");
-    /// let wheel = world.spawn_named("wheel");
-    /// world.set_parent(wheel, car)?;
-    /// assert_eq!(world.entity(wheel)?.parent(), Some(car));
-    /// assert!(world.set_parent(car, wheel).is_err(), "a cycle");
-    /// world.despawn(car)?;
-    /// assert!(!world.contains(wheel), "despawn takes the subtree");
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn set_parent(&mut self, child: EntityId, parent: EntityId) -> Result<(), Error> {
-        self.check(child)?;
-        self.check(parent)?;
-        // A leaf cannot be its new parent's ancestor: building a tree
-        // top-down costs no walk, and otherwise the walk is the parent's
-        // depth.
-        let cycle = child == parent
-            || (!self.hierarchy().children(child.index).is_empty()
-                && self
-                    .hierarchy()
-                    .ancestors(parent.index)
-                    .any(|a| a == child.index));
-        if cycle {
-            return Err(Error::HierarchyCycle { child, parent });
-        }
-        self.hierarchy_mut().attach(child.index, parent.index);
-        Ok(())
-    }
+/// Mutable twin of [`World::hierarchy`].
+#[inline]
+pub(crate) fn hierarchy_mut(world: &mut World) -> &mut Hierarchy {
+    world.extension_mut::<Hierarchy>()
+}
 
-    /// Makes `child` a root again.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let car = world.spawn();
-    /// let wheel = world.spawn();
-    /// world.set_parent(wheel, car)?;
-    /// world.clear_parent(wheel)?;
-    /// assert_eq!(world.entity(wheel)?.parent(), None);
-    /// assert_eq!(world.roots().collect::<Vec<_>>(), [car, wheel]);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn clear_parent(&mut self, child: EntityId) -> Result<(), Error> {
-        self.check(child)?;
-        self.hierarchy_mut().detach(child.index);
-        Ok(())
+/// [`World::set_parent`]: links `child` under `parent` unless that would
+/// close a cycle.
+pub(crate) fn set_parent(
+    world: &mut World,
+    child: EntityId,
+    parent: EntityId,
+) -> Result<(), Error> {
+    world.check(child)?;
+    world.check(parent)?;
+    // A leaf cannot be its new parent's ancestor: building a tree
+    // top-down costs no walk, and otherwise the walk is the parent's
+    // depth.
+    let cycle = child == parent
+        || (!world.hierarchy().children(child.index).is_empty()
+            && world
+                .hierarchy()
+                .ancestors(parent.index)
+                .any(|a| a == child.index));
+    if cycle {
+        return Err(Error::HierarchyCycle { child, parent });
     }
+    hierarchy_mut(world).attach(child.index, parent.index);
+    Ok(())
+}
 
-    /// Live entities without a parent, in slot order.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let car = world.spawn();
-    /// let wheel = world.spawn();
-    /// let tree = world.spawn();
-    /// world.set_parent(wheel, car)?;
-    /// assert_eq!(world.roots().collect::<Vec<_>>(), [car, tree]);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn roots(&self) -> impl Iterator<Item = EntityId> + '_ {
-        self.iter_ids()
-            .filter(|id| self.hierarchy().parent(id.index).is_none())
+/// [`World::despawn`]: `id` and its subtree, children before parents.
+pub(crate) fn despawn(world: &mut World, id: EntityId) -> Result<(), Error> {
+    world.check(id)?;
+    if world.hierarchy().children(id.index).is_empty() {
+        world.despawn_one(id.index, true);
+        world.reclaim_tables();
+        return Ok(());
     }
+    let subtree = world.hierarchy().subtree(id.index);
+    for &index in subtree.iter().rev() {
+        world.despawn_one(index, true);
+    }
+    world.reclaim_tables();
+    Ok(())
 }
 
 impl<'w> EntityRef<'w> {

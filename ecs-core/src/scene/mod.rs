@@ -1,5 +1,5 @@
 //! The scene layer: the parent/child hierarchy, entity names, and searches
-//! over the tree.
+//! over the tree. Its `World` methods are all in `api.rs`.
 
 mod api;
 pub(crate) mod hierarchy;

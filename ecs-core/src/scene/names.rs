@@ -1,11 +1,13 @@
-//! Entity names: rename, find the first entity with a name, find all.
+//! Entity names: renaming, and the lists behind finding the first entity
+//! with a name or all of them (`World::find_by_name` and
+//! `World::find_all_by_name`, in scene/api.rs).
 
 use crate::entity::EntityIndex;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use crate::{EntityId, EntityMut, World};
+use crate::{EntityId, EntityMut};
 
 /// Names by slot, and slots by name in the order they got the name.
 ///
@@ -221,46 +223,12 @@ impl Names {
         entries.live += entries.entries.len() - before;
     }
 
-    fn slots(&self, name: &str) -> impl Iterator<Item = EntityIndex> + '_ {
+    /// The slots named `name`, in the order they got the name.
+    pub fn slots(&self, name: &str) -> impl Iterator<Item = EntityIndex> + '_ {
         self.index
             .get(name)
             .into_iter()
             .flat_map(|&id| self.names[id as usize].slots())
-    }
-}
-
-impl World {
-    /// The entity that has carried `name` the longest, if any.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let a = world.spawn_named("crate");
-    /// let b = world.spawn_named("crate");
-    /// assert_eq!(world.find_by_name("crate"), Some(a));
-    /// assert_eq!(world.find_all_by_name("crate").collect::<Vec<_>>(), [a, b]);
-    /// world.entity_mut(a)?.set_name(Some("box"));
-    /// assert_eq!(world.find_by_name("crate"), Some(b));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn find_by_name(&self, name: &str) -> Option<EntityId> {
-        self.names().slots(name).next().map(|i| self.id_at(i))
-    }
-
-    /// Every entity named `name`, in the order they got the name.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let a = world.spawn_named("crate");
-    /// world.spawn_named("barrel");
-    /// let b = world.spawn_named("crate");
-    /// assert_eq!(world.find_all_by_name("crate").collect::<Vec<_>>(), [a, b]);
-    /// assert_eq!(world.find_all_by_name("chest").count(), 0);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn find_all_by_name<'a>(&'a self, name: &str) -> impl Iterator<Item = EntityId> + 'a {
-        self.names().slots(name).map(|i| self.id_at(i))
     }
 }
 

@@ -74,135 +74,42 @@ impl TreeFilter {
     }
 }
 
-impl World {
-    /// The first component that is-a `T` on `id` or below it: the entity
-    /// itself first, then its descendants depth-first (Unity's order).
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Wheel(u8);
-    /// let mut world = World::new();
-    /// let car = world.spawn();
-    /// let front = world.spawn_with((Wheel(1),))?;
-    /// world.set_parent(front, car)?;
-    /// let (holder, wheel) = world.find_in_children::<Wheel>(car, TreeFilter::ALL)?.unwrap();
-    /// assert_eq!((holder, wheel.0), (front, 1));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn find_in_children<T: Component>(
-        &self,
-        id: EntityId,
-        filter: TreeFilter,
-    ) -> Result<Option<(EntityId, &T)>, Error> {
-        Ok(self.find_all_in_children(id, filter)?.next())
-    }
+/// [`World::find_all_in_children`]: `id` and its descendants, in pre-order.
+pub(crate) fn find_all_in_children<T: Component>(
+    world: &World,
+    id: EntityId,
+    filter: TreeFilter,
+) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
+    world.check(id)?;
+    let order = world.hierarchy().subtree(id.index);
+    Ok(components_along(world, order, filter))
+}
 
-    /// Every component that is-a `T` on `id` and its descendants, in the
-    /// order of [`World::find_in_children`] (each entity's in insertion order).
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Wheel(u8);
-    /// let mut world = World::new();
-    /// let car = world.spawn();
-    /// let front = world.spawn_with((Wheel(1),))?;
-    /// let back = world.spawn_with((Wheel(2),))?;
-    /// world.set_parent(front, car)?;
-    /// world.set_parent(back, car)?;
-    /// let found: Vec<(EntityId, u8)> = world
-    ///     .find_all_in_children::<Wheel>(car, TreeFilter::ALL)?
-    ///     .map(|(id, w)| (id, w.0))
-    ///     .collect();
-    /// assert_eq!(found, [(front, 1), (back, 2)]);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn find_all_in_children<T: Component>(
-        &self,
-        id: EntityId,
-        filter: TreeFilter,
-    ) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
-        self.check(id)?;
-        let order = self.hierarchy().subtree(id.index);
-        Ok(self.components_along(order, filter))
-    }
+/// [`World::find_all_in_parents`]: `id` and its ancestors, nearest first.
+pub(crate) fn find_all_in_parents<T: Component>(
+    world: &World,
+    id: EntityId,
+    filter: TreeFilter,
+) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
+    world.check(id)?;
+    let order: Vec<EntityIndex> = std::iter::once(id.index)
+        .chain(world.hierarchy().ancestors(id.index))
+        .collect();
+    Ok(components_along(world, order, filter))
+}
 
-    /// The first component that is-a `T` on `id` or above it: the entity
-    /// itself first, then its parent, grandparent, ...
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Vehicle(&'static str);
-    /// let mut world = World::new();
-    /// let car = world.spawn_with((Vehicle("car"),))?;
-    /// let wheel = world.spawn();
-    /// world.set_parent(wheel, car)?;
-    /// let (holder, vehicle) = world.find_in_parents::<Vehicle>(wheel, TreeFilter::ALL)?.unwrap();
-    /// assert_eq!((holder, vehicle.0), (car, "car"));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn find_in_parents<T: Component>(
-        &self,
-        id: EntityId,
-        filter: TreeFilter,
-    ) -> Result<Option<(EntityId, &T)>, Error> {
-        Ok(self.find_all_in_parents(id, filter)?.next())
-    }
-
-    /// Every component that is-a `T` on `id` and its ancestors, nearest first.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEntity`] for a dead id.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Tag(&'static str);
-    /// let mut world = World::new();
-    /// let car = world.spawn_with((Tag("car"),))?;
-    /// let wheel = world.spawn_with((Tag("wheel"),))?;
-    /// world.set_parent(wheel, car)?;
-    /// let tags: Vec<&str> = world
-    ///     .find_all_in_parents::<Tag>(wheel, TreeFilter::ALL)?
-    ///     .map(|(_, t)| t.0)
-    ///     .collect();
-    /// assert_eq!(tags, ["wheel", "car"]); // nearest first
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn find_all_in_parents<T: Component>(
-        &self,
-        id: EntityId,
-        filter: TreeFilter,
-    ) -> Result<impl Iterator<Item = (EntityId, &T)> + '_, Error> {
-        self.check(id)?;
-        let order: Vec<EntityIndex> = std::iter::once(id.index)
-            .chain(self.hierarchy().ancestors(id.index))
-            .collect();
-        Ok(self.components_along(order, filter))
-    }
-
-    fn components_along<T: Component>(
-        &self,
-        order: Vec<EntityIndex>,
-        filter: TreeFilter,
-    ) -> impl Iterator<Item = (EntityId, &T)> + '_ {
-        order
-            .into_iter()
-            .filter(move |&i| filter.admits(self, i))
-            .flat_map(move |i| {
-                let id = self.id_at(i);
-                self.find_all::<T>(i).map(move |c| (id, c))
-            })
-    }
+/// Every component that is-a `T` on the entities of `order` that `filter`
+/// admits, entity by entity, each entity's in insertion order.
+fn components_along<T: Component>(
+    world: &World,
+    order: Vec<EntityIndex>,
+    filter: TreeFilter,
+) -> impl Iterator<Item = (EntityId, &T)> + '_ {
+    order
+        .into_iter()
+        .filter(move |&i| filter.admits(world, i))
+        .flat_map(move |i| {
+            let id = world.id_at(i);
+            world.find_all::<T>(i).map(move |c| (id, c))
+        })
 }

@@ -4,6 +4,7 @@
 
 use crate::component::ops::BoxedComponent;
 use crate::entity::{EntityIndex, TypeIdx};
+use crate::scene::hierarchy::hierarchy_mut;
 use crate::world::prepared::{LoadedEntity, Requirements};
 use crate::world::World;
 use crate::{EntityId, Error};
@@ -56,7 +57,7 @@ pub(crate) fn spawn_prepared(
         let id = spawn_node(world, node);
         if let Some(under) = under {
             // A fresh entity has no children, so it cannot close a cycle.
-            world.hierarchy_mut().attach(id.index, under.index);
+            hierarchy_mut(world).attach(id.index, under.index);
         }
         created.push(id);
     }
@@ -90,9 +91,7 @@ pub(crate) fn finish_loaded(
         linked.clear();
         linked.extend(list.iter().map(|&child| created[child as usize].index));
         let slots = created.len();
-        world
-            .hierarchy_mut()
-            .link_fresh(created[parent].index, &linked, slots);
+        hierarchy_mut(world).link_fresh(created[parent].index, &linked, slots);
     }
     // Room for every name at once: thousands of entities share a few
     // names, and growing each list entity by entity dominated naming.
