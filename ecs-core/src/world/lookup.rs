@@ -118,7 +118,7 @@ impl World {
             self.truncate_components(index, before);
             return Err(error);
         }
-        self.apply_requirements_or_take_back(&requirements, index, before)?;
+        self.apply_requirements_or_take_back(requirements, index, before)?;
         self.fire_added_hooks(index, before);
         Ok(())
     }
