@@ -1,13 +1,24 @@
-//! Saving and loading, as the world's methods: each a thin call into
-//! [`crate::data::save`], which holds the one save and the one load.
+//! The data layer's part of [`World`], all of it in this one block:
+//! saving and loading, spawning blueprints and levels, cloning entities,
+//! and the inspector's views. A method whose body is more than a few lines
+//! calls into the module it belongs to ([`crate::data::save`] holds the
+//! one save and the one load), so this file reads as the index. Working
+//! with components by name is on the entity views, in `dynamic.rs`.
 
 use serde_json::Value;
 
+use crate::data::blueprint::{self, Blueprint};
 use crate::data::save::{self, Loaded, SaveFormat, SaveOptions};
+use crate::data::variant::{self, Level};
+use crate::data::{dynamic, inspect};
+use crate::scene::spawn::spawn_prepared;
+use crate::world::prepared::Requirements;
 use crate::world::World;
 use crate::{EntityId, Error};
 
 impl World {
+    // --- Saving and loading
+
     /// The live entities in the order a save lists them (each root in slot
     /// order, then its subtree depth-first): the saved id of
     /// `save_order()[i]` is `i`. Taken before a save, it turns a load's
@@ -83,7 +94,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn save_json(&self) -> Result<String, Error> {
-        self.save_text(SaveFormat::Json)
+        save_text(self, SaveFormat::Json)
     }
 
     /// [`World::save`] as JSON indented by two spaces.
@@ -101,7 +112,7 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn save_json_pretty(&self) -> Result<String, Error> {
-        self.save_text(SaveFormat::JsonPretty)
+        save_text(self, SaveFormat::JsonPretty)
     }
 
     /// [`World::save`] as a binary snapshot (MessagePack).
@@ -248,12 +259,179 @@ impl World {
         Self::load_json(&value.to_string())
     }
 
-    /// [`World::save`] in a text format, as a string.
-    fn save_text(&self, format: SaveFormat) -> Result<String, Error> {
-        let bytes = self.save(SaveOptions {
-            format,
-            ..SaveOptions::default()
-        })?;
-        Ok(String::from_utf8(bytes).expect("serde_json writes UTF-8"))
+    // --- Blueprints and levels
+
+    /// Spawns the blueprint's entity and its children. All or nothing: on
+    /// any error the world holds no entity from it.
+    ///
+    /// # Errors
+    /// [`Error::Data`] naming the JSON path: data that does not
+    /// deserialize (e.g. `components[1].data.mesh: invalid type: integer,
+    /// expected a string`), a type without `Deserialize`, or two components
+    /// that break the single rule.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Wheel { size: u32 }
+    /// let bp = Blueprint::from_json(r#"{"tag": "car", "components": [],
+    ///     "children": [{"components": [{"type": "Wheel", "data": {"size": 2}}]}]}"#)?;
+    /// let mut world = World::new();
+    /// let car = world.spawn_blueprint(&bp)?;
+    /// let wheel = world.entity(car)?.children().next().unwrap();
+    /// assert_eq!(world.entity(wheel)?.get::<Wheel>().unwrap().size, 2);
+    /// let bad = r#"{"components": [{"type": "Wheel", "data": {"size": "big"}}]}"#;
+    /// let bad = Blueprint::from_json(bad)?;
+    /// assert!(world.spawn_blueprint(&bad).is_err());
+    /// assert_eq!(world.len(), 2); // all or nothing
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn spawn_blueprint(&mut self, blueprint: &Blueprint) -> Result<EntityId, Error> {
+        let ids = self.spawn_blueprints(blueprint, 1)?;
+        Ok(ids[0])
     }
+
+    /// Spawns `count` entities from one blueprint, all or nothing; the
+    /// blueprint is checked once, then each copy only reads its data.
+    ///
+    /// # Errors
+    /// As [`World::spawn_blueprint`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Deserialize)]
+    /// struct Health { hp: u32 }
+    /// let slime = r#"{"tag": "slime", "components": [{"type": "Health", "data": {"hp": 3}}]}"#;
+    /// let bp = Blueprint::from_json(slime)?;
+    /// let mut world = World::new();
+    /// let ids = world.spawn_blueprints(&bp, 3)?;
+    /// assert_eq!(ids.len(), 3);
+    /// assert_eq!(world.find_all_by_name("slime").collect::<Vec<_>>(), ids);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn spawn_blueprints(
+        &mut self,
+        blueprint: &Blueprint,
+        count: usize,
+    ) -> Result<Vec<EntityId>, Error> {
+        blueprint::spawn_blueprints(self, blueprint, count)
+    }
+
+    /// Spawns every instance of `level`, in order, all or nothing; returns
+    /// each instance's root.
+    ///
+    /// # Errors
+    /// As [`World::spawn_blueprint`]; then nothing of the level is left.
+    pub fn spawn_level(&mut self, level: &Level) -> Result<Vec<EntityId>, Error> {
+        variant::spawn_level(self, level)
+    }
+
+    // --- Clones (components by name are on `EntityRef` and `EntityMut`, in dynamic.rs)
+
+    /// Clones an entity (Unity's `Instantiate`, Oddbox's `CloneTo`): a new
+    /// root entity with a copy of every component, its name, layers and
+    /// flags. Hooks fire on the copies as on fresh components.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEntity`]; [`Error::Lacks`] naming the first component
+    /// type that is not `Clone`, and then nothing is created.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Clone, Debug, PartialEq)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let original = world.spawn_with((Health(3),))?;
+    /// let copy = world.clone_entity(original)?;
+    /// assert_eq!(world.entity(copy)?.get::<Health>(), Some(&Health(3)));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn clone_entity(&mut self, id: EntityId) -> Result<EntityId, Error> {
+        self.check(id)?;
+        let prepared = dynamic::prepare_clone(self, id.index, false)?;
+        spawn_prepared(self, prepared, None, Requirements::Add)
+    }
+
+    /// Like [`World::clone_entity`], with the whole subtree (children in
+    /// the same order).
+    ///
+    /// # Errors
+    /// As [`World::clone_entity`], for any entity of the subtree.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Clone)]
+    /// struct Wheel(u8);
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_with((Wheel(1),))?;
+    /// world.set_parent(wheel, car)?;
+    /// let copy = world.clone_tree(car)?;
+    /// let copied_wheel = world.entity(copy)?.children().next().unwrap();
+    /// assert_ne!(copied_wheel, wheel);
+    /// assert_eq!(world.entity(copied_wheel)?.get::<Wheel>().unwrap().0, 1);
+    /// assert_eq!(world.entity(copy)?.name(), Some("car"));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn clone_tree(&mut self, id: EntityId) -> Result<EntityId, Error> {
+        self.check(id)?;
+        let prepared = dynamic::prepare_clone(self, id.index, true)?;
+        spawn_prepared(self, prepared, None, Requirements::Add)
+    }
+
+    // --- Inspection
+
+    /// Every entity as an indented tree (roots in slot order, children
+    /// under their parent), each with its components in insertion order:
+    /// name, instance id, enabled flag and `Debug` value.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Wheel(u8);
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_with((Wheel(1),))?;
+    /// world.set_parent(wheel, car)?;
+    /// assert_eq!(world.inspect(), "car 0v0\n  1v0\n    - Wheel #0.0 = Wheel(1)\n");
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    ///
+    /// Indentation stops growing at
+    /// [`INSPECT_MAX_INDENT`](crate::INSPECT_MAX_INDENT) levels; deeper
+    /// entities carry their depth instead (`[depth 40]`), so the text stays
+    /// linear in the number of entities however deep the tree.
+    pub fn inspect(&self) -> String {
+        inspect::inspect(self)
+    }
+
+    /// The scene graph as Graphviz DOT: one node per entity (labelled with
+    /// its name or id and its component names), one edge per parent link.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Wheel;
+    /// let mut world = World::new();
+    /// let car = world.spawn_named("car");
+    /// let wheel = world.spawn_with((Wheel,))?;
+    /// world.set_parent(wheel, car)?;
+    /// let dot = world.scene_graph_dot();
+    /// assert!(dot.starts_with("digraph scene {"));
+    /// assert!(dot.contains(&format!("e{} -> e{};", car.to_bits(), wheel.to_bits())));
+    /// assert!(dot.contains("Wheel"));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn scene_graph_dot(&self) -> String {
+        inspect::scene_graph_dot(self)
+    }
+}
+
+/// [`World::save`] in a text format, as a string.
+fn save_text(world: &World, format: SaveFormat) -> Result<String, Error> {
+    let bytes = world.save(SaveOptions {
+        format,
+        ..SaveOptions::default()
+    })?;
+    Ok(String::from_utf8(bytes).expect("serde_json writes UTF-8"))
 }

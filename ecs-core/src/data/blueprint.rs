@@ -353,111 +353,110 @@ fn read<R>(
     }
 }
 
-impl World {
-    /// Makes room for `count` copies of the tree in each node's table.
-    fn reserve_resolved(&mut self, r: &Resolved<'_>, count: usize) {
-        self.reserve_table(r.table, count);
-        for child in &r.children {
-            self.reserve_resolved(child, count);
+/// Makes room for `count` copies of the tree in each node's table.
+fn reserve_resolved(world: &mut World, r: &Resolved<'_>, count: usize) {
+    world.reserve_table(r.table, count);
+    for child in &r.children {
+        reserve_resolved(world, child, count);
+    }
+}
+
+/// `count` copies of a blueprint without children, a column at a time:
+/// every component's values are read straight into its segment of the
+/// entity's table (one downcast per column, not per value), then the
+/// entities are made. If a value fails or panics, every segment is
+/// trimmed back and nothing was created.
+fn spawn_flat(world: &mut World, r: &Resolved<'_>, count: usize) -> Result<Vec<EntityId>, Error> {
+    let start = world.storage().table(r.table).owners().len();
+    let filled = catch_unwind(AssertUnwindSafe(|| {
+        for (i, c) in r.components.iter().enumerate() {
+            let seg = world.storage().table(r.table).layout()[i].seg;
+            read(c.data, |data| {
+                // A first attempt that failed may have pushed some.
+                trim_segment(world, c.ty, seg, start);
+                (c.fns.push_many)(world, c.ty, seg, data, count, !c.enabled)
+            })
+            .map_err(|parts| r.data_error(i, parts))?;
+        }
+        Ok(())
+    }));
+    let failed = match filled {
+        Ok(Ok(())) => None,
+        Ok(Err(error)) => Some(Ok(error)),
+        Err(panic) => Some(Err(panic)),
+    };
+    if let Some(failure) = failed {
+        for place in world.storage().table(r.table).layout().to_vec().iter() {
+            trim_segment(world, place.ty, place.seg, start);
+        }
+        world.empty_trash();
+        match failure {
+            Ok(error) => return Err(error),
+            Err(panic) => resume_unwind(panic),
         }
     }
+    let created = world.spawn_run_in(r.table, count);
+    if let Some(name) = r.name_id {
+        world.names_mut().give_all(&created, name);
+    }
+    Ok(created)
+}
 
-    /// `count` copies of a blueprint without children, a column at a time:
-    /// every component's values are read straight into its segment of the
-    /// entity's table (one downcast per column, not per value), then the
-    /// entities are made. If a value fails or panics, every segment is
-    /// trimmed back and nothing was created.
-    fn spawn_flat(&mut self, r: &Resolved<'_>, count: usize) -> Result<Vec<EntityId>, Error> {
-        let start = self.storage().table(r.table).owners().len();
-        let filled = catch_unwind(AssertUnwindSafe(|| {
-            for (i, c) in r.components.iter().enumerate() {
-                let seg = self.storage().table(r.table).layout()[i].seg;
-                read(c.data, |data| {
-                    // A first attempt that failed may have pushed some.
-                    self.trim_segment(c.ty, seg, start);
-                    (c.fns.push_many)(self, c.ty, seg, data, count, !c.enabled)
-                })
+/// Moves the rows of segment `seg` of `ty`'s column from `len` on to
+/// the trash.
+fn trim_segment(world: &mut World, ty: TypeIdx, seg: SegId, len: usize) {
+    world.storage_mut().trash_from(ty, seg, len);
+}
+
+/// Spawns one resolved blueprint (and its children) without checks or
+/// hooks; every entity made is pushed to `created`.
+fn spawn_resolved(
+    world: &mut World,
+    r: &Resolved<'_>,
+    parent: Option<EntityId>,
+    created: &mut Vec<EntityId>,
+) -> Result<EntityId, Error> {
+    let id = world.spawn_in(r.table);
+    created.push(id);
+    if let Some(name) = r.name_id {
+        world.names_mut().give(id.index, name);
+    }
+    // Values are read straight into the entity's row of its final table;
+    // if one fails (or its `Deserialize` panics) the row is taken back
+    // first, so the caller's clean-up sees a consistent world.
+    let mut filled = 0;
+    let read_all = catch_unwind(AssertUnwindSafe(|| {
+        for (i, c) in r.components.iter().enumerate() {
+            let seg = world.storage().table(r.table).layout()[i].seg;
+            read(c.data, |data| (c.fns.push)(world, c.ty, seg, data))
                 .map_err(|parts| r.data_error(i, parts))?;
-            }
-            Ok(())
-        }));
-        let failed = match filled {
-            Ok(Ok(())) => None,
-            Ok(Err(error)) => Some(Ok(error)),
-            Err(panic) => Some(Err(panic)),
-        };
-        if let Some(failure) = failed {
-            for place in self.storage().table(r.table).layout().to_vec().iter() {
-                self.trim_segment(place.ty, place.seg, start);
-            }
-            self.empty_trash();
-            match failure {
-                Ok(error) => return Err(error),
-                Err(panic) => resume_unwind(panic),
+            filled += 1;
+            if !c.enabled {
+                world.disable_raw(id.index, i);
             }
         }
-        let created = self.spawn_run_in(r.table, count);
-        if let Some(name) = r.name_id {
-            self.names_mut().give_all(&created, name);
+        Ok(())
+    }));
+    match read_all {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            world.abandon_row(id.index, filled);
+            return Err(error);
         }
-        Ok(created)
+        Err(panic) => {
+            world.abandon_row(id.index, filled);
+            resume_unwind(panic);
+        }
     }
-
-    /// Moves the rows of segment `seg` of `ty`'s column from `len` on to
-    /// the trash.
-    fn trim_segment(&mut self, ty: TypeIdx, seg: SegId, len: usize) {
-        self.storage_mut().trash_from(ty, seg, len);
+    if let Some(parent) = parent {
+        world
+            .set_parent(id, parent)
+            .expect("a fresh entity under a live parent");
     }
-
-    /// Spawns one resolved blueprint (and its children) without checks or
-    /// hooks; every entity made is pushed to `created`.
-    fn spawn_resolved(
-        &mut self,
-        r: &Resolved<'_>,
-        parent: Option<EntityId>,
-        created: &mut Vec<EntityId>,
-    ) -> Result<EntityId, Error> {
-        let id = self.spawn_in(r.table);
-        created.push(id);
-        if let Some(name) = r.name_id {
-            self.names_mut().give(id.index, name);
-        }
-        // Values are read straight into the entity's row of its final table;
-        // if one fails (or its `Deserialize` panics) the row is taken back
-        // first, so the caller's clean-up sees a consistent world.
-        let mut filled = 0;
-        let read_all = catch_unwind(AssertUnwindSafe(|| {
-            for (i, c) in r.components.iter().enumerate() {
-                let seg = self.storage().table(r.table).layout()[i].seg;
-                read(c.data, |data| (c.fns.push)(self, c.ty, seg, data))
-                    .map_err(|parts| r.data_error(i, parts))?;
-                filled += 1;
-                if !c.enabled {
-                    self.disable_raw(id.index, i);
-                }
-            }
-            Ok(())
-        }));
-        match read_all {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => {
-                self.abandon_row(id.index, filled);
-                return Err(error);
-            }
-            Err(panic) => {
-                self.abandon_row(id.index, filled);
-                resume_unwind(panic);
-            }
-        }
-        if let Some(parent) = parent {
-            self.set_parent(id, parent)
-                .expect("a fresh entity under a live parent");
-        }
-        for child in &r.children {
-            self.spawn_resolved(child, Some(id), created)?;
-        }
-        Ok(id)
+    for child in &r.children {
+        spawn_resolved(world, child, Some(id), created)?;
     }
+    Ok(id)
 }
 
 impl ComponentSpec {
@@ -522,129 +521,82 @@ fn array<'v>(value: &'v Value, path: &str) -> Result<&'v Vec<Value>, Error> {
     })
 }
 
-impl World {
-    /// Spawns the blueprint's entity and its children. All or nothing: on
-    /// any error the world holds no entity from it.
-    ///
-    /// # Errors
-    /// [`Error::Data`] naming the JSON path: data that does not
-    /// deserialize (e.g. `components[1].data.mesh: invalid type: integer,
-    /// expected a string`), a type without `Deserialize`, or two components
-    /// that break the single rule.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component, serde::Deserialize)]
-    /// struct Wheel { size: u32 }
-    /// let bp = Blueprint::from_json(r#"{"tag": "car", "components": [],
-    ///     "children": [{"components": [{"type": "Wheel", "data": {"size": 2}}]}]}"#)?;
-    /// let mut world = World::new();
-    /// let car = world.spawn_blueprint(&bp)?;
-    /// let wheel = world.entity(car)?.children().next().unwrap();
-    /// assert_eq!(world.entity(wheel)?.get::<Wheel>().unwrap().size, 2);
-    /// let bad = r#"{"components": [{"type": "Wheel", "data": {"size": "big"}}]}"#;
-    /// let bad = Blueprint::from_json(bad)?;
-    /// assert!(world.spawn_blueprint(&bad).is_err());
-    /// assert_eq!(world.len(), 2); // all or nothing
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn spawn_blueprint(&mut self, blueprint: &Blueprint) -> Result<EntityId, Error> {
-        let ids = self.spawn_blueprints(blueprint, 1)?;
-        Ok(ids[0])
+/// [`World::spawn_blueprints`]: the blueprint resolved once against the
+/// world's types, room made for every copy, then a column at a time when
+/// the tree is one entity without references, else copy by copy.
+pub(crate) fn spawn_blueprints(
+    world: &mut World,
+    blueprint: &Blueprint,
+    count: usize,
+) -> Result<Vec<EntityId>, Error> {
+    if let Some(base) = &blueprint.extend {
+        return Err(data_error(
+            "extend",
+            format!("this blueprint is a variant of `{base}`: get it from the `BlueprintLibrary` that holds both, which resolves it"),
+        ));
     }
-
-    /// Spawns `count` entities from one blueprint, all or nothing; the
-    /// blueprint is checked once, then each copy only reads its data.
-    ///
-    /// # Errors
-    /// As [`World::spawn_blueprint`].
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component, serde::Deserialize)]
-    /// struct Health { hp: u32 }
-    /// let slime = r#"{"tag": "slime", "components": [{"type": "Health", "data": {"hp": 3}}]}"#;
-    /// let bp = Blueprint::from_json(slime)?;
-    /// let mut world = World::new();
-    /// let ids = world.spawn_blueprints(&bp, 3)?;
-    /// assert_eq!(ids.len(), 3);
-    /// assert_eq!(world.find_all_by_name("slime").collect::<Vec<_>>(), ids);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn spawn_blueprints(
-        &mut self,
-        blueprint: &Blueprint,
-        count: usize,
-    ) -> Result<Vec<EntityId>, Error> {
-        if let Some(base) = &blueprint.extend {
-            return Err(data_error(
-                "extend",
-                format!("this blueprint is a variant of `{base}`: get it from the `BlueprintLibrary` that holds both, which resolves it"),
-            ));
+    let resolved = blueprint.resolve(world, "")?;
+    let per_tree = resolved.entity_count();
+    let entities = count * per_tree;
+    world.reserve_entities(entities);
+    if let Some(name) = resolved.name_id {
+        let top = world.entities().slot_count() + entities;
+        world.names_mut().reserve(name, count, top);
+    }
+    reserve_resolved(world, &resolved, count);
+    let mut per_type = Vec::new();
+    resolved.count_types(&mut per_type);
+    // Without children every entity made is a root: one list serves.
+    let flat = resolved.children.is_empty();
+    if flat && !blueprint.has_refs {
+        let created = spawn_flat(world, &resolved, count)?;
+        if !per_type.iter().all(|&(ty, _)| world.is_plain_ty(ty)) {
+            world.finish_spawn(&created)?;
         }
-        let resolved = blueprint.resolve(self, "")?;
-        let per_tree = resolved.entity_count();
-        let entities = count * per_tree;
-        self.reserve_entities(entities);
-        if let Some(name) = resolved.name_id {
-            let top = self.entities().slot_count() + entities;
-            self.names_mut().reserve(name, count, top);
-        }
-        self.reserve_resolved(&resolved, count);
-        let mut per_type = Vec::new();
-        resolved.count_types(&mut per_type);
-        // Without children every entity made is a root: one list serves.
-        let flat = resolved.children.is_empty();
-        if flat && !blueprint.has_refs {
-            let created = self.spawn_flat(&resolved, count)?;
-            if !per_type.iter().all(|&(ty, _)| self.is_plain_ty(ty)) {
-                self.finish_spawn(&created)?;
-            }
-            return Ok(created);
-        }
-        let mut roots = Vec::with_capacity(count);
-        let mut created = Vec::with_capacity(entities);
-        // A user `Deserialize` may panic: take back what was made, then let
-        // the panic go on.
-        let spawned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            for _ in 0..count {
-                let root = if blueprint.has_refs {
-                    // Local ids in the data name this copy's entities,
-                    // which are made in tree order: known in advance.
-                    let ids = self.entities().next_ids(per_tree);
-                    let context = RefContext::Local {
-                        ids,
-                        count: per_tree,
-                        seen: false,
-                    };
-                    with_context(context, || {
-                        self.spawn_resolved(&resolved, None, &mut created)
-                    })
-                    .0?
-                } else {
-                    self.spawn_resolved(&resolved, None, &mut created)?
+        return Ok(created);
+    }
+    let mut roots = Vec::with_capacity(count);
+    let mut created = Vec::with_capacity(entities);
+    // A user `Deserialize` may panic: take back what was made, then let
+    // the panic go on.
+    let spawned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for _ in 0..count {
+            let root = if blueprint.has_refs {
+                // Local ids in the data name this copy's entities,
+                // which are made in tree order: known in advance.
+                let ids = world.entities().next_ids(per_tree);
+                let context = RefContext::Local {
+                    ids,
+                    count: per_tree,
+                    seen: false,
                 };
-                roots.push(root);
-            }
-            Ok(())
-        }));
-        match spawned {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => {
-                self.take_back(&created);
-                return Err(error);
-            }
-            Err(panic) => {
-                self.take_back(&created);
-                std::panic::resume_unwind(panic);
-            }
+                with_context(context, || {
+                    spawn_resolved(world, &resolved, None, &mut created)
+                })
+                .0?
+            } else {
+                spawn_resolved(world, &resolved, None, &mut created)?
+            };
+            roots.push(root);
         }
-        // Types without requirements or hooks need no second pass.
-        if !per_type.iter().all(|&(ty, _)| self.is_plain_ty(ty)) {
-            self.finish_spawn(&created)?;
+        Ok(())
+    }));
+    match spawned {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            world.take_back(&created);
+            return Err(error);
         }
-        Ok(roots)
+        Err(panic) => {
+            world.take_back(&created);
+            std::panic::resume_unwind(panic);
+        }
     }
+    // Types without requirements or hooks need no second pass.
+    if !per_type.iter().all(|&(ty, _)| world.is_plain_ty(ty)) {
+        world.finish_spawn(&created)?;
+    }
+    Ok(roots)
 }
 
 /// Blueprints by tag, loaded from `.json` files; variants (`extend`)

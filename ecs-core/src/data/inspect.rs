@@ -11,120 +11,86 @@ use crate::EntityId;
 /// How many levels [`World::inspect`] indents before it writes depths.
 pub const INSPECT_MAX_INDENT: usize = 32;
 
-impl World {
-    /// Every entity as an indented tree (roots in slot order, children
-    /// under their parent), each with its components in insertion order:
-    /// name, instance id, enabled flag and `Debug` value.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component, Debug)]
-    /// struct Wheel(u8);
-    /// let mut world = World::new();
-    /// let car = world.spawn_named("car");
-    /// let wheel = world.spawn_with((Wheel(1),))?;
-    /// world.set_parent(wheel, car)?;
-    /// assert_eq!(world.inspect(), "car 0v0\n  1v0\n    - Wheel #0.0 = Wheel(1)\n");
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    ///
-    /// Indentation stops growing at [`INSPECT_MAX_INDENT`] levels; deeper
-    /// entities carry their depth instead (`[depth 40]`), so the text stays
-    /// linear in the number of entities however deep the tree.
-    pub fn inspect(&self) -> String {
-        let mut out = String::new();
-        // A stack, not recursion: a tree may be arbitrarily deep.
-        let mut stack: Vec<(EntityId, usize)> = self.roots().map(|r| (r, 0)).collect();
-        stack.reverse();
-        while let Some((id, depth)) = stack.pop() {
-            self.inspect_entity(id, depth, &mut out);
-            let children: Vec<EntityId> = self
-                .entity(id)
-                .expect("listed entities are alive")
-                .children()
-                .collect();
-            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
-        }
-        out
+/// [`World::inspect`]: each root in slot order, then its subtree
+/// depth-first.
+pub(crate) fn inspect(world: &World) -> String {
+    let mut out = String::new();
+    // A stack, not recursion: a tree may be arbitrarily deep.
+    let mut stack: Vec<(EntityId, usize)> = world.roots().map(|r| (r, 0)).collect();
+    stack.reverse();
+    while let Some((id, depth)) = stack.pop() {
+        inspect_entity(world, id, depth, &mut out);
+        let children: Vec<EntityId> = world
+            .entity(id)
+            .expect("listed entities are alive")
+            .children()
+            .collect();
+        stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
     }
+    out
+}
 
-    fn inspect_entity(&self, id: EntityId, depth: usize, out: &mut String) {
-        let indent = "  ".repeat(depth.min(INSPECT_MAX_INDENT));
-        let deep = if depth > INSPECT_MAX_INDENT {
-            format!("[depth {depth}] ")
-        } else {
-            String::new()
+/// One entity's line of [`World::inspect`], then a line per component.
+fn inspect_entity(world: &World, id: EntityId, depth: usize, out: &mut String) {
+    let indent = "  ".repeat(depth.min(INSPECT_MAX_INDENT));
+    let deep = if depth > INSPECT_MAX_INDENT {
+        format!("[depth {depth}] ")
+    } else {
+        String::new()
+    };
+    let e = world.entity(id).expect("listed entities are alive");
+    let name = e.name().map(|n| format!("{n} ")).unwrap_or_default();
+    let mut flags = String::new();
+    if !e.is_enabled() {
+        flags.push_str(" [disabled]");
+    }
+    if e.is_dead() {
+        flags.push_str(" [dead]");
+    }
+    let _ = writeln!(out, "{indent}{deep}{name}{id:?}{flags}");
+    for info in e.components() {
+        let state = if info.enabled { "" } else { " [disabled]" };
+        let value = match info.value {
+            Some(value) => format!(" = {value:?}"),
+            None => String::new(),
         };
-        let e = self.entity(id).expect("listed entities are alive");
-        let name = e.name().map(|n| format!("{n} ")).unwrap_or_default();
-        let mut flags = String::new();
-        if !e.is_enabled() {
-            flags.push_str(" [disabled]");
-        }
-        if e.is_dead() {
-            flags.push_str(" [dead]");
-        }
-        let _ = writeln!(out, "{indent}{deep}{name}{id:?}{flags}");
-        for info in e.components() {
-            let state = if info.enabled { "" } else { " [disabled]" };
-            let value = match info.value {
-                Some(value) => format!(" = {value:?}"),
-                None => String::new(),
-            };
-            let _ = writeln!(
-                out,
-                "{indent}  - {} {:?}{state}{value}",
-                info.name(),
-                info.instance
-            );
-        }
+        let _ = writeln!(
+            out,
+            "{indent}  - {} {:?}{state}{value}",
+            info.name(),
+            info.instance
+        );
     }
+}
 
-    /// The scene graph as Graphviz DOT: one node per entity (labelled with
-    /// its name or id and its component names), one edge per parent link.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Wheel;
-    /// let mut world = World::new();
-    /// let car = world.spawn_named("car");
-    /// let wheel = world.spawn_with((Wheel,))?;
-    /// world.set_parent(wheel, car)?;
-    /// let dot = world.scene_graph_dot();
-    /// assert!(dot.starts_with("digraph scene {"));
-    /// assert!(dot.contains(&format!("e{} -> e{};", car.to_bits(), wheel.to_bits())));
-    /// assert!(dot.contains("Wheel"));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn scene_graph_dot(&self) -> String {
-        let mut out =
-            String::from("digraph scene {\n  node [shape=box, fontname=\"monospace\"];\n");
-        for id in self.iter_ids() {
-            let e = self.entity(id).expect("live");
-            let title = e
-                .name()
-                .map_or_else(|| format!("{id:?}"), |n| format!("{n} ({id:?})"));
-            let components: Vec<&str> = e.components().map(|c| c.name()).collect();
-            let style = if e.is_dead() || !e.is_enabled() {
-                ", style=dashed"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "  e{} [label=\"{}\\n{}\"{style}];",
-                id.to_bits(),
-                escape(&title),
-                escape(&components.join(", "))
-            );
-            for child in e.children() {
-                let _ = writeln!(out, "  e{} -> e{};", id.to_bits(), child.to_bits());
-            }
+/// [`World::scene_graph_dot`]: a node per live entity, then its edges to
+/// its children.
+pub(crate) fn scene_graph_dot(world: &World) -> String {
+    let mut out = String::from("digraph scene {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for id in world.iter_ids() {
+        let e = world.entity(id).expect("live");
+        let title = e
+            .name()
+            .map_or_else(|| format!("{id:?}"), |n| format!("{n} ({id:?})"));
+        let components: Vec<&str> = e.components().map(|c| c.name()).collect();
+        let style = if e.is_dead() || !e.is_enabled() {
+            ", style=dashed"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  e{} [label=\"{}\\n{}\"{style}];",
+            id.to_bits(),
+            escape(&title),
+            escape(&components.join(", "))
+        );
+        for child in e.children() {
+            let _ = writeln!(out, "  e{} -> e{};", id.to_bits(), child.to_bits());
         }
-        out.push_str("}\n");
-        out
     }
+    out.push_str("}\n");
+    out
 }
 
 /// Every registered component type as Graphviz DOT, with an edge from each

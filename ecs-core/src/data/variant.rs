@@ -433,31 +433,26 @@ impl Level {
     }
 }
 
-impl World {
-    /// Spawns every instance of `level`, in order, all or nothing; returns
-    /// each instance's root.
-    ///
-    /// # Errors
-    /// As [`World::spawn_blueprint`]; then nothing of the level is left.
-    pub fn spawn_level(&mut self, level: &Level) -> Result<Vec<EntityId>, Error> {
-        let mut roots = Vec::with_capacity(level.instances.len());
-        for (i, instance) in level.instances.iter().enumerate() {
-            match self.spawn_blueprint(instance) {
-                Ok(root) => roots.push(root),
-                Err(error) => {
-                    for &root in roots.iter().rev() {
-                        let _ = self.despawn(root);
-                    }
-                    return Err(match error {
-                        Error::Data { path, message } => Error::Data {
-                            path: format!("instances[{i}].{path}"),
-                            message,
-                        },
-                        other => other,
-                    });
+/// [`World::spawn_level`]: the instances in order; on a failure the roots
+/// spawned so far are despawned, and the error's path names the instance.
+pub(crate) fn spawn_level(world: &mut World, level: &Level) -> Result<Vec<EntityId>, Error> {
+    let mut roots = Vec::with_capacity(level.instances.len());
+    for (i, instance) in level.instances.iter().enumerate() {
+        match world.spawn_blueprint(instance) {
+            Ok(root) => roots.push(root),
+            Err(error) => {
+                for &root in roots.iter().rev() {
+                    let _ = world.despawn(root);
                 }
+                return Err(match error {
+                    Error::Data { path, message } => Error::Data {
+                        path: format!("instances[{i}].{path}"),
+                        message,
+                    },
+                    other => other,
+                });
             }
         }
-        Ok(roots)
     }
+    Ok(roots)
 }
