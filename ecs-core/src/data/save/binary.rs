@@ -48,7 +48,7 @@ impl BinaryEncoder {
     }
 
     /// A value as a `bin` holding its MessagePack.
-    #[inline]
+    #[inline(always)]
     fn value(&mut self, value: SavedValue<'_>) -> Result<(), String> {
         let start = mp::begin_bin(&mut self.out);
         (value.write.binary)(value.value, &mut self.out).map_err(|e| e.to_string())?;
@@ -75,6 +75,7 @@ impl BinaryEncoder {
 
 impl Encode for BinaryEncoder {
     const INTERNS: bool = true;
+    const VALUE_WITH_TYPE: bool = false;
 
     fn begin(&mut self, format: &str, version: u64) {
         mp::array(&mut self.out, PARTS);

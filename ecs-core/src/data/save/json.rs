@@ -65,7 +65,7 @@ impl JsonEncoder {
 
     /// The value of the open `data` key, then the end of its object and
     /// of that object's list item.
-    #[inline]
+    #[inline(always)]
     fn data(&mut self, value: SavedValue<'_>) -> Result<(), String> {
         self.w.key("data", false);
         let fmt = self.w.data_fmt();
@@ -79,6 +79,7 @@ impl JsonEncoder {
 
 impl Encode for JsonEncoder {
     const INTERNS: bool = false;
+    const VALUE_WITH_TYPE: bool = true;
 
     fn begin(&mut self, format: &str, version: u64) {
         let w = &mut self.w;
@@ -155,12 +156,15 @@ impl Encode for JsonEncoder {
             w.string(name);
             w.end_value();
         }
-        for (key, set) in [("enabled", e.disabled), ("killed", e.killed)] {
-            if set {
-                w.key(key, false);
-                w.bool(key == "killed");
-                w.end_value();
-            }
+        if e.disabled {
+            w.key("enabled", false);
+            w.bool(false);
+            w.end_value();
+        }
+        if e.killed {
+            w.key("killed", false);
+            w.bool(true);
+            w.end_value();
         }
         if e.layers != DEFAULT_LAYERS {
             w.key("layers", false);
