@@ -1,4 +1,4 @@
-//! Writing a saved world, for every format at once: [`write`] walks the
+//! Writing a saved world, for every format at once: [`write()`] walks the
 //! plan (header, update order, resources, naming order, entities and their
 //! components) and hands each piece to an [`Encode`], which only encodes.
 
@@ -11,8 +11,8 @@ use super::plan::{resource_value, write_error, Missing, Plan};
 use super::{FORMAT, VERSION};
 
 /// One format's writing: the pieces of a saved world, in the order
-/// [`write`] gives them. A value's writer returns the serializer's message
-/// on failure; [`write`] turns it into the error.
+/// [`write()`] gives them. A value's writer returns the serializer's message
+/// on failure; [`write()`] turns it into the error.
 pub(super) trait Encode {
     /// Whether entity names and component types are written as indices
     /// into tables listed once before the entities ([`Encode::tables`]);
