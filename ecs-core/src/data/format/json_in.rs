@@ -90,7 +90,6 @@ impl<'a> JsonIn<'a> {
     /// The next key of an object, or `None` at its end: its raw bytes
     /// when it holds no escape (the keys this format knows are ASCII),
     /// else decoded.
-    #[inline]
     pub fn next_key(&mut self, first: &mut bool) -> Result<Option<Cow<'a, [u8]>>, String> {
         if self.peek() == Some(b'}') {
             self.pos += 1;
