@@ -17,8 +17,8 @@ use super::write::{Encode, SavedComponent, SavedEntity, SavedValue};
 /// Writes JSON, compact or indented by two spaces.
 pub(super) struct JsonEncoder {
     w: JsonOut,
-    /// Items written so far in the list being written.
-    items: usize,
+    /// Resources written so far.
+    resources: usize,
     /// The entity's components written so far.
     listed: usize,
 }
@@ -28,7 +28,7 @@ impl JsonEncoder {
     pub(super) fn new(pretty: bool, entities: usize) -> Self {
         JsonEncoder {
             w: JsonOut::new(pretty, 64 + 96 * entities),
-            items: 0,
+            resources: 0,
             listed: 0,
         }
     }
@@ -113,18 +113,18 @@ impl Encode for JsonEncoder {
             self.w.key("resources", false);
             self.w.begin_array();
         }
-        self.items = 0;
+        self.resources = 0;
     }
 
     fn resource(&mut self, name: &str, value: SavedValue<'_>) -> Result<(), String> {
-        self.w.item(self.items == 0);
-        self.items += 1;
+        self.w.item(self.resources == 0);
+        self.resources += 1;
         self.type_and_flag(name, true);
         self.data(value)
     }
 
     fn end_resources(&mut self) {
-        if self.items > 0 {
+        if self.resources > 0 {
             self.w.end_array();
             self.w.end_value();
         }
