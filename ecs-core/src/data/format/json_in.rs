@@ -11,6 +11,20 @@ pub(crate) struct JsonIn<'a> {
     pub pos: usize,
 }
 
+/// The bytes a string's raw run stops at: `"`, `\\` and the control
+/// characters (one load per byte, not three comparisons).
+static ENDS_RAW: [bool; 256] = {
+    let mut ends = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        ends[b] = true;
+        b += 1;
+    }
+    ends[b'"' as usize] = true;
+    ends[b'\\' as usize] = true;
+    ends
+};
+
 /// Deepest nesting [`JsonIn::skip_value`] walks.
 const SKIP_DEPTH: usize = 128;
 
@@ -41,6 +55,10 @@ impl<'a> JsonIn<'a> {
 
     #[inline]
     pub fn ws(&mut self) {
+        // Compact JSON has none: one comparison says so.
+        if self.bytes.get(self.pos).is_some_and(|&b| b > b' ') {
+            return;
+        }
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
         }
@@ -93,13 +111,11 @@ impl<'a> JsonIn<'a> {
 
     /// The bytes of a string without escapes (not checked as UTF-8), or
     /// `Err(start)` when it has escapes (the cursor is left at its start).
+    #[inline]
     fn raw_string(&mut self) -> Result<Result<&'a [u8], usize>, String> {
         let start = self.pos;
         let body = &self.bytes[start + 1..];
-        match body
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        {
+        match body.iter().position(|&b| ENDS_RAW[usize::from(b)]) {
             Some(end) if body[end] == b'"' => {
                 self.pos = start + 1 + end + 1;
                 Ok(Ok(&body[..end]))

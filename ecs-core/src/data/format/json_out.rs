@@ -125,23 +125,28 @@ impl JsonOut {
         }
     }
 
+    #[inline]
     pub fn begin_object(&mut self) {
         let _ = self.fmt.begin_object(&mut self.out);
     }
 
+    #[inline]
     pub fn end_object(&mut self) {
         let _ = self.fmt.end_object(&mut self.out);
     }
 
+    #[inline]
     pub fn begin_array(&mut self) {
         let _ = self.fmt.begin_array(&mut self.out);
     }
 
+    #[inline]
     pub fn end_array(&mut self) {
         let _ = self.fmt.end_array(&mut self.out);
     }
 
     /// Starts the value of `key` (a plain ASCII identifier).
+    #[inline]
     pub fn key(&mut self, key: &str, first: bool) {
         let _ = self.fmt.begin_object_key(&mut self.out, first);
         self.out.push(b'"');
@@ -151,34 +156,41 @@ impl JsonOut {
     }
 
     /// Ends the value of a key.
+    #[inline]
     pub fn end_value(&mut self) {
         self.fmt.has_value = true;
     }
 
+    #[inline]
     pub fn item(&mut self, first: bool) {
         let _ = self.fmt.begin_array_value(&mut self.out, first);
     }
 
+    #[inline]
     pub fn end_item(&mut self) {
         self.fmt.has_value = true;
     }
 
+    #[inline]
     pub fn string(&mut self, s: &str) {
         let mut ser = serde_json::Serializer::new(&mut self.out);
         let _ = ser.serialize_str(s);
     }
 
+    #[inline]
     pub fn u64(&mut self, n: u64) {
         use std::io::Write;
         let _ = write!(self.out, "{n}");
     }
 
+    #[inline]
     pub fn bool(&mut self, b: bool) {
         self.out
             .extend_from_slice(if b { b"true" } else { b"false" });
     }
 
     /// A serializer writing at the envelope's current depth.
+    #[inline]
     pub fn data_fmt(&self) -> Fmt {
         Fmt::new(self.fmt.pretty, self.fmt.indent)
     }

@@ -26,10 +26,11 @@ const PARTS: usize = 8;
 /// data.
 const ENTITY_FIELDS: usize = 6;
 
-/// A snapshot marks at most its first 64 components of an entity
+/// A snapshot marks at most the first 64 components of an entity
 /// disabled: every build that reads snapshots has refused more (their
 /// reader kept the marks in a 64-bit mask), and this one refuses them
-/// alike so that a file reads the same everywhere.
+/// alike so that a file reads the same everywhere. (A save does not check
+/// it: such an entity saves, and its snapshot is refused on load.)
 const MAX_DISABLED: usize = 64;
 
 /// Writes a snapshot.
@@ -49,7 +50,7 @@ impl BinaryEncoder {
     }
 
     /// A value as a `bin` holding its MessagePack.
-    #[inline]
+    #[inline(always)]
     fn value(&mut self, value: SavedValue<'_>) -> Result<(), String> {
         let start = mp::begin_bin(&mut self.out);
         (value.write.binary)(value.value, &mut self.out).map_err(|e| e.to_string())?;
@@ -76,6 +77,7 @@ impl BinaryEncoder {
 
 impl Encode for BinaryEncoder {
     const INTERNS: bool = true;
+    const VALUE_WITH_TYPE: bool = false;
 
     fn begin(&mut self, format: &str, version: u64) {
         mp::array(&mut self.out, PARTS);
@@ -189,9 +191,7 @@ impl<'a> BinaryDecoder<'a> {
             types_at: None,
         }
     }
-}
 
-impl<'a> BinaryDecoder<'a> {
     /// Entity `i`'s name (an index into `names`, or nil), flags and
     /// layers.
     #[inline]

@@ -18,8 +18,8 @@ use super::write::{Encode, SavedComponent, SavedEntity, SavedValue};
 /// Writes JSON, compact or indented by two spaces.
 pub(super) struct JsonEncoder {
     w: JsonOut,
-    /// Items written so far in the list being written.
-    items: usize,
+    /// Resources written so far.
+    resources: usize,
     /// The entity's components written so far.
     listed: usize,
 }
@@ -29,7 +29,7 @@ impl JsonEncoder {
     pub(super) fn new(pretty: bool, entities: usize) -> Self {
         JsonEncoder {
             w: JsonOut::new(pretty, 64 + 96 * entities),
-            items: 0,
+            resources: 0,
             listed: 0,
         }
     }
@@ -66,7 +66,7 @@ impl JsonEncoder {
 
     /// The value of the open `data` key, then the end of its object and
     /// of that object's list item.
-    #[inline]
+    #[inline(always)]
     fn data(&mut self, value: SavedValue<'_>) -> Result<(), String> {
         self.w.key("data", false);
         let fmt = self.w.data_fmt();
@@ -80,6 +80,7 @@ impl JsonEncoder {
 
 impl Encode for JsonEncoder {
     const INTERNS: bool = false;
+    const VALUE_WITH_TYPE: bool = true;
 
     fn begin(&mut self, format: &str, version: u64) {
         let w = &mut self.w;
@@ -113,18 +114,18 @@ impl Encode for JsonEncoder {
             self.w.key("resources", false);
             self.w.begin_array();
         }
-        self.items = 0;
+        self.resources = 0;
     }
 
     fn resource(&mut self, name: &str, value: SavedValue<'_>) -> Result<(), String> {
-        self.w.item(self.items == 0);
-        self.items += 1;
+        self.w.item(self.resources == 0);
+        self.resources += 1;
         self.type_and_flag(name, true);
         self.data(value)
     }
 
     fn end_resources(&mut self) {
-        if self.items > 0 {
+        if self.resources > 0 {
             self.w.end_array();
             self.w.end_value();
         }
@@ -156,12 +157,15 @@ impl Encode for JsonEncoder {
             w.string(name);
             w.end_value();
         }
-        for (key, set) in [("enabled", e.disabled), ("killed", e.killed)] {
-            if set {
-                w.key(key, false);
-                w.bool(key == "killed");
-                w.end_value();
-            }
+        if e.disabled {
+            w.key("enabled", false);
+            w.bool(false);
+            w.end_value();
+        }
+        if e.killed {
+            w.key("killed", false);
+            w.bool(true);
+            w.end_value();
         }
         if e.layers != DEFAULT_LAYERS {
             w.key("layers", false);

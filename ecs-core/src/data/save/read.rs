@@ -8,6 +8,8 @@ use std::borrow::Cow;
 
 use crate::component::ops::BoxedComponent;
 use crate::data::codec::DeserializeFns;
+use crate::entity::EntityIndex;
+use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::{Error, DEFAULT_LAYERS};
 
@@ -53,7 +55,7 @@ pub(super) trait Decode<'a> {
     /// Whether the list has another item (and moves to it).
     fn next_item(&mut self, seq: &mut Self::Seq) -> Result<bool, String>;
     /// How many items the list says it holds, where the format says so
-    /// before them.
+    /// before them (asked before any is read).
     fn declared_len(seq: &Self::Seq) -> Option<usize>;
     /// How many items to make room for: at most as many as the bytes
     /// left could hold, so a file lying about its length gets no more.
@@ -326,7 +328,7 @@ fn read_entity<'a, D: Decode<'a>>(
     let i = file.entities.len();
     let at = |key: &str, message: &str| bad(format!("entities[{i}].{key}"), message);
     dec.begin_entity(i)?;
-    let mut entity = crate::world::prepared::LoadedEntity::default();
+    let mut entity = LoadedEntity::default();
     let mut children = Vec::new();
     let mut spawned = false;
     // Whether a flag or the layers came after the components.
@@ -367,7 +369,7 @@ fn read_entity<'a, D: Decode<'a>>(
     if !spawned {
         reader.spawn_empty(world, i, &mut entity)?;
     } else if late {
-        world.set_loaded_state(crate::entity::EntityIndex::from_index(i), &entity);
+        world.set_loaded_state(EntityIndex::from_index(i), &entity);
     }
     file.entities.push(entity);
     file.children.push(children);

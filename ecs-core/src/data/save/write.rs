@@ -1,9 +1,9 @@
-//! Writing a saved world, for every format at once: [`write`] walks the
+//! Writing a saved world, for every format at once: [`write()`] walks the
 //! plan (header, update order, resources, naming order, entities and their
 //! components) and hands each piece to an [`Encode`], which only encodes.
 
 use crate::data::codec::{RowRef, SerializeFns, Stored};
-use crate::entity::TypeIdx;
+use crate::entity::{CompRef, EntityIndex, TypeIdx};
 use crate::world::World;
 use crate::Error;
 
@@ -11,13 +11,18 @@ use super::plan::{resource_value, write_error, Missing, Plan};
 use super::{FORMAT, VERSION};
 
 /// One format's writing: the pieces of a saved world, in the order
-/// [`write`] gives them. A value's writer returns the serializer's message
-/// on failure; [`write`] turns it into the error.
+/// [`write()`] gives them. A value's writer returns the serializer's message
+/// on failure; [`write()`] turns it into the error.
 pub(super) trait Encode {
     /// Whether entity names and component types are written as indices
     /// into tables listed once before the entities ([`Encode::tables`]);
     /// gathering the tables takes a walk over every saved entity.
     const INTERNS: bool;
+    /// Whether a component's value is written with its type (JSON's one
+    /// object per component): the components are then handed over one by
+    /// one; else all of an entity's are gathered first, for a format to
+    /// list their types before their values.
+    const VALUE_WITH_TYPE: bool;
 
     /// The header: the format's name and version.
     fn begin(&mut self, format: &str, version: u64);
@@ -36,8 +41,7 @@ pub(super) trait Encode {
     fn tables(&mut self, types: &[&str], names: &[&str]);
     /// Starts the list of `count` entities.
     fn begin_entities(&mut self, count: usize);
-    /// One entity's own fields, then the start of its components (all of
-    /// which are given, so a format may list their types first).
+    /// One entity's own fields, then the start of its components.
     fn entity(&mut self, entity: &SavedEntity<'_>);
     /// The entity's next component's value (and whatever else the format
     /// writes with it); `c.write` is `None` for a type without serde
@@ -55,7 +59,7 @@ pub(super) trait Encode {
 /// A value to write, and the functions that write it.
 #[derive(Clone, Copy)]
 pub(super) struct SavedValue<'w> {
-    pub(super) write: SerializeFns,
+    pub(super) write: &'w SerializeFns,
     pub(super) value: Stored<'w>,
 }
 
@@ -71,7 +75,8 @@ pub(super) struct SavedEntity<'w> {
     pub(super) layers: u32,
     /// Its children's saved ids.
     pub(super) children: &'w [u32],
-    /// Its saved (not transient) components, in table order.
+    /// Its saved (not transient) components, in table order; empty
+    /// where [`Encode::VALUE_WITH_TYPE`] (they come one by one).
     pub(super) components: &'w [SavedComponent<'w>],
 }
 
@@ -84,7 +89,7 @@ pub(super) struct SavedComponent<'w> {
     pub(super) code: u32,
     pub(super) enabled: bool,
     /// Its writers, `None` when its type lacks serde support.
-    pub(super) write: Option<SerializeFns>,
+    pub(super) write: Option<&'static SerializeFns>,
     pub(super) value: Stored<'w>,
 }
 
@@ -107,14 +112,22 @@ impl<'w> Tables<'w> {
         let mut type_at: Vec<u32> = Vec::new();
         let mut names = Vec::new();
         let mut name_at = vec![u32::MAX; world.names().interned()];
+        // An entity's types are its table's: a table met before adds none.
+        let mut table_seen: Vec<bool> = Vec::new();
         for id in &plan.order {
-            for c in world.comps(id.index) {
-                if type_at.len() <= c.ty.index() {
-                    type_at.resize(c.ty.index() + 1, u32::MAX);
-                }
-                if type_at[c.ty.index()] == u32::MAX {
-                    type_at[c.ty.index()] = types.len() as u32;
-                    types.push(c.ty);
+            let table = world.slot(id.index).table.index();
+            if table_seen.len() <= table {
+                table_seen.resize(table + 1, false);
+            }
+            if !std::mem::replace(&mut table_seen[table], true) {
+                for c in world.comps(id.index) {
+                    if type_at.len() <= c.ty.index() {
+                        type_at.resize(c.ty.index() + 1, u32::MAX);
+                    }
+                    if type_at[c.ty.index()] == u32::MAX {
+                        type_at[c.ty.index()] = types.len() as u32;
+                        types.push(c.ty);
+                    }
                 }
             }
             let name = world.names().id_of(id.index);
@@ -145,6 +158,7 @@ pub(super) fn write<E: Encode>(world: &World, plan: &Plan, mut enc: E) -> Result
     enc.begin_resources(plan.resources.len());
     for (i, &(name, write, ty)) in plan.resources.iter().enumerate() {
         let value = resource_value(world, ty);
+        let write = &write;
         enc.resource(name, SavedValue { write, value })
             .map_err(|m| write_error(format!("resources[{i}].data"), m))?;
     }
@@ -174,51 +188,15 @@ fn write_entities<E: Encode>(
     for (i, id) in plan.order.iter().enumerate() {
         let index = id.index;
         children.clear();
-        children.extend(
-            world
-                .hierarchy()
-                .children(index)
-                .iter()
-                .map(|child| plan.saved_id[child.index()]),
-        );
+        let saved_id = |child: &EntityIndex| plan.saved_id[child.index()];
+        children.extend(world.hierarchy().children(index).iter().map(saved_id));
+        let saved = |c| saved_component(world, c, tables, &mut missing);
         components.clear();
-        for c in world.comps(index) {
-            let vtable = world.vtable(c.ty);
-            if vtable.transient {
-                continue;
-            }
-            let type_name = || world.storage().info(c.ty).key().name();
-            let write = match (
-                crate::data::codec::serialize_fns(vtable.ops),
-                vtable.ops.deserialize,
-            ) {
-                (Some(write), Some(_)) => Some(*write),
-                _ => {
-                    missing.add(type_name());
-                    None
-                }
-            };
-            // A type is written by name or by code, never both.
-            let (name, code) = match tables {
-                Some(tables) => ("", tables.type_at[c.ty.index()]),
-                None => (type_name(), 0),
-            };
-            components.push(SavedComponent {
-                name,
-                code,
-                enabled: world.instance_of(c).1,
-                write,
-                value: Stored::Row(RowRef {
-                    segment: world.storage().segment(c.seg),
-                    row: c.row,
-                }),
-            });
+        if !E::VALUE_WITH_TYPE {
+            components.extend(world.comps(index).filter_map(saved));
         }
         let name = world.name_of(index).map(|text| {
-            let at = tables.and_then(|t| {
-                let n = world.names().id_of(index)?;
-                Some(t.name_at[n as usize])
-            });
+            let at = tables.and_then(|t| Some(t.name_at[world.names().id_of(index)? as usize]));
             (text, at.unwrap_or(0))
         });
         let slot = world.slot(index);
@@ -231,11 +209,57 @@ fn write_entities<E: Encode>(
             children: &children,
             components: &components,
         });
-        for c in &components {
+        let mut write = |c: &SavedComponent<'_>| {
             enc.component(c)
-                .map_err(|m| write_error(enc.component_path(i), m))?;
+                .map_err(|m| write_error(enc.component_path(i), m))
+        };
+        if E::VALUE_WITH_TYPE {
+            for c in world.comps(index) {
+                if let Some(c) = saved_component(world, c, tables, &mut missing) {
+                    write(&c)?;
+                }
+            }
+        } else {
+            components.iter().try_for_each(write)?;
         }
         enc.end_entity();
     }
     Ok(missing)
+}
+
+/// Component `c` as a save gives it to the encoder, `None` if it is
+/// transient; a type without serde support is noted in `missing`.
+// Inlined into both loops: the struct is built where it is used.
+#[inline(always)]
+fn saved_component<'w>(
+    world: &'w World,
+    c: CompRef,
+    tables: Option<&Tables<'_>>,
+    missing: &mut Missing,
+) -> Option<SavedComponent<'w>> {
+    let vtable = world.vtable(c.ty);
+    if vtable.transient {
+        return None;
+    }
+    let type_name = || world.storage().info(c.ty).key().name();
+    let ops = vtable.ops;
+    let write = crate::data::codec::serialize_fns(ops).filter(|_| ops.deserialize.is_some());
+    if write.is_none() {
+        missing.add(type_name());
+    }
+    // A type is written by name or by code, never both.
+    let (name, code) = match tables {
+        Some(tables) => ("", tables.type_at[c.ty.index()]),
+        None => (type_name(), 0),
+    };
+    Some(SavedComponent {
+        name,
+        code,
+        enabled: world.instance_of(c).1,
+        write,
+        value: Stored::Row(RowRef {
+            segment: world.storage().segment(c.seg),
+            row: c.row,
+        }),
+    })
 }
