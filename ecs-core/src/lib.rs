@@ -168,7 +168,12 @@
 //! Where to add:
 //! - **a query term**: `query/term.rs` (its `Term` impl: what it reads and
 //!   its cursor over one table); the term kinds are listed once, on `Term`.
-//! - **a save format**: SAVE_FORMAT_PLACEHOLDER
+//! - **a save format**: one new file in `data/save/` (as `json.rs` and
+//!   `binary.rs` are) implementing `Encode` (`data/save/write.rs`) and
+//!   `Decode` (`data/save/decode.rs`): the format-neutral writer and
+//!   reader walk the header, resources, entities and components; a format
+//!   only encodes and decodes. Its `SaveFormat` variant and its arm in
+//!   `save`/`load` are in `data/save/mod.rs`.
 //! - **a derive attribute**: `ecs-derive/src/attr.rs` parses and checks it;
 //!   `ecs-derive/src/expand/impl_block.rs` turns it into the type's table.
 //! - **a lifecycle hook**: `world/hooks.rs` (the moment, and the one rule

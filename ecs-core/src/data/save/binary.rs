@@ -14,8 +14,7 @@ use crate::world::World;
 use crate::Error;
 
 use super::bad;
-use super::components::{Column, EntryCx, Head};
-use super::read::{Decode, EntityField, List, NameRef, Part};
+use super::decode::{Column, Decode, EntityField, EntryCx, Head, List, NameRef, Part};
 use super::write::{Encode, SavedComponent, SavedEntity, SavedValue};
 
 /// How many parts a snapshot has: format, version, update order,

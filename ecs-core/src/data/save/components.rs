@@ -8,61 +8,14 @@
 
 use std::collections::HashSet;
 
-use crate::data::codec::DeserializeFns;
 use crate::entity::{EntityIndex, TableId, TypeIdx};
-use crate::table::tables::Place;
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::Error;
 
 use super::bad;
+use super::decode::{Column, Decode, EntryCx, Head, Known, NameRef, Types};
 use super::file::{current_max, resolve_type, File, RefAt};
-use super::read::{Decode, NameRef};
-
-/// A component type resolved once per load.
-#[derive(Clone, Copy)]
-pub(super) struct Known {
-    pub(super) ty: TypeIdx,
-    /// Its readers (the catalog's own, so a copy of `Known` is small).
-    pub(super) fns: &'static DeserializeFns,
-}
-
-/// Where one of an entity's values goes, and how to read it.
-#[derive(Clone, Copy)]
-pub(super) struct Column {
-    pub(super) kind: Known,
-    pub(super) place: Place,
-}
-
-/// A component as its decoder read it, before its value (unless
-/// `pushed`).
-#[derive(Clone, Copy)]
-pub(super) struct Head {
-    pub(super) kind: Known,
-    pub(super) enabled: bool,
-    /// Its value is already in the guessed column ([`EntryCx::guess`]).
-    pub(super) pushed: bool,
-}
-
-/// What a decoder reads a component with.
-pub(super) struct EntryCx<'c> {
-    pub(super) world: &'c mut World,
-    pub(super) types: &'c mut Types,
-    /// The column this component's value goes into if it is of the
-    /// previous entity's type at its place: a decoder whose value follows
-    /// its type reads it in on the spot.
-    pub(super) guess: Option<Column>,
-}
-
-/// The component types a load has resolved, by name and by index.
-#[derive(Default)]
-pub(super) struct Types {
-    /// Each name as the file spells it, resolved.
-    named: Vec<(Vec<u8>, Known)>,
-    /// The types table of a format that lists types once (see
-    /// [`super::read::Part::Types`]), by index.
-    pub(super) table: Vec<Known>,
-}
 
 impl Types {
     /// Resolves the types table's next entry, `name` at `path`.

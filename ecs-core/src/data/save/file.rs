@@ -13,7 +13,7 @@ use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::Error;
 
-use super::components::Known;
+use super::decode::Known;
 use super::{bad, Loaded, FORMAT, VERSION};
 
 /// A saved world as read: its entities are spawned already (with their

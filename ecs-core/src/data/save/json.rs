@@ -11,8 +11,7 @@ use crate::world::World;
 use crate::{Error, DEFAULT_LAYERS};
 
 use super::bad;
-use super::components::{Column, EntryCx, Head};
-use super::read::{Decode, EntityField, List, NameRef, Part};
+use super::decode::{Column, Decode, EntityField, EntryCx, Head, List, NameRef, Part};
 use super::write::{Encode, SavedComponent, SavedEntity, SavedValue};
 
 /// Writes JSON, compact or indented by two spaces.

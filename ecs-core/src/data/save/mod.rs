@@ -58,14 +58,12 @@ use crate::Error;
 
 mod binary;
 mod components;
+mod decode;
 mod file;
 mod json;
 mod plan;
 mod read;
 mod write;
-
-#[cfg(test)]
-mod tests;
 
 use binary::{BinaryDecoder, BinaryEncoder};
 use json::{JsonDecoder, JsonEncoder};
@@ -169,7 +167,7 @@ fn sniff(bytes: &[u8]) -> Result<SaveFormat, Error> {
 
 /// Reads a save through `dec` into a fresh world, ids remapped as they
 /// are read, then checks and builds it.
-fn load_with<'a, D: read::Decode<'a>>(dec: D) -> Result<Loaded, Error> {
+fn load_with<'a, D: decode::Decode<'a>>(dec: D) -> Result<Loaded, Error> {
     let mut world = World::new();
     let tag = world.entities().tag();
     let previous = refs::reset_load_max();

@@ -7,12 +7,8 @@
 //! save code as it was before the format-neutral writer and reader, so a
 //! file saved by any version since reads and writes unchanged.
 
-// The derive places each type's catalog entry in a linker section, which
-// the crate's `deny(unsafe_code)` refuses inside the crate itself.
-#![allow(unsafe_code)]
-
-use crate::prelude::*;
-use crate::{SaveFormat, SaveOptions};
+use ecs_core::prelude::*;
+use ecs_core::{SaveFormat, SaveOptions};
 use serde::{Deserialize, Serialize};
 
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
