@@ -10,7 +10,6 @@ use crate::component::Capability;
 use crate::entity::{CompRef, EntityIndex};
 use crate::runtime::behaviour::with_segment_out;
 use crate::runtime::context::Context;
-use crate::table::DISABLED;
 use crate::world::World;
 use crate::{Component, EntityId, Error};
 
@@ -138,10 +137,7 @@ fn deliver<C: Receive<M>, M: 'static>(
     with_segment_out(world, comp, |world, segment| {
         // Checked here, where the segment is typed: a disabled component
         // does not receive.
-        if segment
-            .meta(comp.row)
-            .is_none_or(|meta| meta & DISABLED != 0)
-        {
+        if segment.meta(comp.row).is_none_or(|meta| !meta.is_enabled()) {
             return false;
         }
         let mut ctx = Context::new(world, owner, comp.ty);
