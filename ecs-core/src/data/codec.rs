@@ -195,10 +195,9 @@ fn deserialize_push_many<T: Component + DeserializeOwned>(
     count: usize,
     disabled: bool,
 ) -> Result<(), DataErrorParts> {
-    let flag = if disabled { crate::table::DISABLED } else { 0 };
     world
         .storage_mut()
-        .push_run(Place { ty, seg }, count, flag, || {
+        .push_run(Place { ty, seg }, count, disabled, || {
             deserialize_value::<T>(data)
         })
 }

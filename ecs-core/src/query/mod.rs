@@ -30,8 +30,8 @@ use plan::Filters;
 pub(crate) use cache::PlanCache;
 pub(crate) use one::{one, one_mut};
 
-/// A [`QueryData`] whose terms only read (`&T`, `Option<&T>`, `EntityId`):
-/// what [`World::query`] takes.
+/// A [`QueryData`] whose terms only read (the read-only kinds in
+/// [`Term`]'s table): what [`World::query`](crate::World::query) takes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a read-only query",
     label = "expected a tuple of read-only terms, such as `(&Position,)`",

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use crate::entity::{Entities, EntityIndex};
 use crate::storage::raw::{Lanes, Strided, StridedMut};
-use crate::table::{Segment, DISABLED};
+use crate::table::{Meta, Segment};
 use crate::{Component, ComponentKey, EntityId};
 
 /// How one term reads: which component type (`None` for [`EntityId`]),
@@ -76,16 +76,31 @@ impl SlotKind<'_> {
     }
 }
 
-/// One element of a query tuple: `&T`, `&mut T`, `Option<&T>`,
-/// `Option<&mut T>` (for any component `T`) or [`EntityId`].
+/// One element of a query tuple. The term kinds, for any component type
+/// `T` (this table is their one list; other docs link here):
+///
+/// | Term | Yields, per entity | An entity holding no match | Read-only |
+/// |---|---|---|---|
+/// | `&T` | `&T`: its first component that is-a `T` | is left out | yes |
+/// | `&mut T` | `&mut T`: the same component, mutably | is left out | no |
+/// | `Option<&T>` | `Option<&T>`: the same component, if any | yields `None` | yes |
+/// | `Option<&mut T>` | `Option<&mut T>`: the same, mutably | yields `None` | no |
+/// | [`All<&T>`](All) | `Vec<&T>`: every component that is-a `T` | yields an empty `Vec` | yes |
+/// | [`All<&mut T>`](All) | `Vec<&mut T>`: the same, mutably | yields an empty `Vec` | no |
+/// | [`EntityId`] | `EntityId`: the entity's id | (every entity has one) | yes |
+///
+/// "First" and the `Vec`'s order are insertion order, as
+/// [`EntityRef::get`](crate::EntityRef::get) reads. A disabled component
+/// counts as no match unless the query calls
+/// [`include_inactive`](crate::Query::include_inactive). Read-only terms
+/// ([`ReadOnlyTerm`](crate::ReadOnlyTerm)) are what
+/// [`World::query`](crate::World::query) takes;
+/// [`World::query_mut`](crate::World::query_mut) takes every term.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a query term",
     label = "not a query term",
     note = "a term is `&T`, `&mut T`, `Option<&T>`, `Option<&mut T>`, `All<&T>`, `All<&mut T>` for a component type `T` (one with `#[derive(Component)]`), or `EntityId`"
 )]
-///
-/// `&T` matches an entity's first component that is-a `T`, in insertion
-/// order, as [`EntityRef::get`](crate::EntityRef::get) does.
 pub trait Term {
     /// What the term hands out for one entity.
     type Item<'w>;
@@ -120,18 +135,21 @@ pub trait Term {
     fn idle(ids: Generations<'_>) -> Self::State<'_>;
 }
 
-/// The meta words of a segment's rows when disabled rows are skipped.
-type Metas<'w> = Option<&'w [u32]>;
+/// The meta words of a segment's rows when disabled rows are skipped
+/// (`None`: nothing is skipped).
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Metas<'w>(Option<&'w [Meta]>);
 
 /// Advances `metas` one row; `false` when that row is disabled.
 #[inline(always)]
 fn enabled(metas: &mut Metas<'_>) -> bool {
-    match metas {
+    match &mut metas.0 {
         None => true,
         Some(rest) => match rest.split_first() {
             Some((&meta, tail)) => {
                 *rest = tail;
-                meta & DISABLED == 0
+                meta.is_enabled()
             }
             None => false,
         },
@@ -139,12 +157,12 @@ fn enabled(metas: &mut Metas<'_>) -> bool {
 }
 
 fn split_metas(metas: Metas<'_>, at: usize) -> (Metas<'_>, Metas<'_>) {
-    match metas {
+    match metas.0 {
         Some(m) => {
             let (a, b) = m.split_at(at.min(m.len()));
-            (Some(a), Some(b))
+            (Metas(Some(a)), Metas(Some(b)))
         }
-        None => (None, None),
+        None => (Metas(None), Metas(None)),
     }
 }
 
@@ -164,7 +182,10 @@ fn open_reads<T: Component>(slot: Slot<'_>) -> Option<(Strided<'_, T>, Metas<'_>
         } => (segment, level, check),
         SlotKind::Missing | SlotKind::Owners { .. } | SlotKind::Many(_) => return None,
     };
-    Some((segment.iter_as::<T>(level)?, check.then(|| segment.metas())))
+    Some((
+        segment.iter_as::<T>(level)?,
+        Metas(check.then(|| segment.metas())),
+    ))
 }
 
 /// Mutable twin of [`open_reads`].
@@ -178,7 +199,7 @@ fn open_writes<T: Component>(slot: Slot<'_>) -> Option<(StridedMut<'_, T>, Metas
         return None;
     };
     let (values, metas) = segment.values_as_meta_mut::<T>(level)?;
-    Some((values, check.then_some(&*metas)))
+    Some((values, Metas(check.then_some(&*metas))))
 }
 
 /// The impls of `&T` and `&mut T`, which differ only in how they open.
@@ -215,7 +236,7 @@ macro_rules! required_term {
             }
 
             fn idle(_: Generations<'_>) -> Metas<'_> {
-                None
+                Metas(None)
             }
         }
     };
@@ -237,7 +258,7 @@ macro_rules! optional_term {
             fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Metas<'_>)> {
                 Some(match $open(slot) {
                     Some((values, metas)) => (Some(values), metas),
-                    None => (None, None),
+                    None => (None, Metas(None)),
                 })
             }
 
@@ -263,7 +284,7 @@ macro_rules! optional_term {
             }
 
             fn idle(_: Generations<'_>) -> Metas<'_> {
-                None
+                Metas(None)
             }
         }
     };

@@ -10,7 +10,7 @@ use crate::entity::{CompRef, RowId, TypeIdx};
 use crate::runtime::commands::flush_commands;
 use crate::runtime::context::Context;
 use crate::runtime::{runtime, runtime_mut};
-use crate::table::{LentColumn, Segment, DISABLED, STARTED};
+use crate::table::{LentColumn, Meta, Segment};
 use crate::world::hooks::{BehaviourEntryPoints, Hook};
 use crate::world::World;
 use crate::Component;
@@ -491,7 +491,7 @@ fn update_rows<T: Behaviour>(
         for (row, (component, meta)) in rows.enumerate() {
             let owner = world.storage().table(table).owners()[row];
             let slot = &world.slot(owner);
-            if *meta & DISABLED != 0 || !slot.is_active() {
+            if !meta.is_enabled() || !slot.is_active() {
                 continue;
             }
             let id = crate::EntityId {
@@ -503,8 +503,8 @@ fn update_rows<T: Behaviour>(
             if let Some(s) = lent_type {
                 ctx = ctx.lending(s);
             }
-            if *meta & STARTED == 0 {
-                *meta |= STARTED;
+            if !meta.is_started() {
+                *meta = meta.started();
                 component.start(&mut ctx);
             }
             visit(
@@ -522,12 +522,14 @@ fn update_rows<T: Behaviour>(
 /// The rows of one segment as the update loop walks them: one loop body
 /// for both kinds, so the body is compiled once.
 enum Rows<'a, T> {
-    Own(std::iter::Zip<std::slice::IterMut<'a, T>, std::slice::IterMut<'a, u32>>),
-    Inherited(std::iter::Zip<crate::storage::raw::StridedMut<'a, T>, std::slice::IterMut<'a, u32>>),
+    Own(std::iter::Zip<std::slice::IterMut<'a, T>, std::slice::IterMut<'a, Meta>>),
+    Inherited(
+        std::iter::Zip<crate::storage::raw::StridedMut<'a, T>, std::slice::IterMut<'a, Meta>>,
+    ),
 }
 
 impl<'a, T> Iterator for Rows<'a, T> {
-    type Item = (&'a mut T, &'a mut u32);
+    type Item = (&'a mut T, &'a mut Meta);
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         match self {

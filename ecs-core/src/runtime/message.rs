@@ -12,7 +12,6 @@ use crate::runtime::behaviour::with_segment_out;
 use crate::runtime::commands::flush_commands;
 use crate::runtime::context::Context;
 use crate::runtime::runtime_mut;
-use crate::table::DISABLED;
 use crate::world::World;
 use crate::{Component, EntityId, Error};
 
@@ -140,10 +139,7 @@ fn deliver<C: Receive<M>, M: 'static>(
     with_segment_out(world, comp, |world, segment| {
         // Checked here, where the segment is typed: a disabled component
         // does not receive.
-        if segment
-            .meta(comp.row)
-            .is_none_or(|meta| meta & DISABLED != 0)
-        {
+        if segment.meta(comp.row).is_none_or(|meta| !meta.is_enabled()) {
             return false;
         }
         let mut ctx = Context::new(world, owner, comp.ty);

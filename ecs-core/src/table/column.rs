@@ -5,7 +5,7 @@
 use crate::component::ComponentVTable;
 use crate::entity::{RowId, SegId, TypeIdx};
 use crate::storage::raw::BlobVec;
-use crate::table::{Segment, Storage};
+use crate::table::{Meta, Segment, Storage};
 
 /// All components of one concrete type in one world: the segments (one per
 /// table whose layout holds the type, two for a table holding two), and
@@ -150,13 +150,13 @@ impl Storage {
     /// The meta word of the component at `row` of `seg`, `None` while its
     /// type is lent out.
     #[inline]
-    pub fn meta(&self, ty: TypeIdx, seg: SegId, row: RowId) -> Option<u32> {
+    pub fn meta(&self, ty: TypeIdx, seg: SegId, row: RowId) -> Option<Meta> {
         self.try_column(ty)?;
         self.segments[seg.index()].meta(row)
     }
 
-    /// Sets or clears the [`DISABLED`](crate::table::DISABLED) bit of the
-    /// component at `row` of `seg`; `true` when it changed.
+    /// Disables or enables the component at `row` of `seg`; `true` when
+    /// that changed it.
     pub fn set_disabled(&mut self, seg: SegId, row: RowId, disabled: bool) -> bool {
         self.segments[seg.index()].set_disabled(row, disabled)
     }

@@ -9,6 +9,7 @@
 //! [`BlobVec`](crate::storage::raw::BlobVec).
 
 mod column;
+mod meta;
 mod moves;
 mod reclaim;
 mod rows;
@@ -17,7 +18,8 @@ pub(crate) mod tables;
 mod types;
 
 pub(crate) use column::{Column, LentColumn};
-pub(crate) use segment::{Row, Segment, DISABLED, SERIAL_MASK, STARTED};
+pub(crate) use meta::Meta;
+pub(crate) use segment::{Row, Segment};
 pub(crate) use tables::{Comps, Place, Table, EMPTY_TABLE};
 pub(crate) use types::{TypeIdHasher, TypeInfo, Types};
 
@@ -146,8 +148,8 @@ impl Storage {
     /// table per entity entering it).
     #[inline(always)]
     pub fn push_value<C: Component>(&mut self, place: Place, value: C) -> RowId {
-        let serial = self.types.take_serial(place.ty);
-        self.push_meta(place, serial, value)
+        let meta = self.types.take_meta(place.ty);
+        self.push_meta(place, meta, value)
     }
 
     /// Pushes `value` onto segment `place` with meta word `meta`.
@@ -156,13 +158,13 @@ impl Storage {
     /// When the place's type is lent out (a structural change while a
     /// behaviour of that type runs: those are deferred).
     #[inline(always)]
-    pub fn push_meta<C: Component>(&mut self, place: Place, meta: u32, value: C) -> RowId {
+    pub fn push_meta<C: Component>(&mut self, place: Place, meta: Meta, value: C) -> RowId {
         self.assert_present(place.ty);
         self.segments[place.seg.index()].push(meta, value)
     }
 
     /// Pushes `count` values made by `next` onto segment `place`, each with
-    /// a fresh serial and the meta bits `flags`: [`Storage::push_value`]
+    /// a fresh serial, disabled when `disabled`: [`Storage::push_value`]
     /// with its look-ups made once for the run (a blueprint spawned many
     /// times). Stops at the first error; the values pushed before it stay
     /// for the caller to take back.
@@ -170,7 +172,7 @@ impl Storage {
         &mut self,
         place: Place,
         count: usize,
-        flags: u32,
+        disabled: bool,
         mut next: impl FnMut() -> Result<C, E>,
     ) -> Result<(), E> {
         self.assert_present(place.ty);
@@ -181,17 +183,17 @@ impl Storage {
         segment.reserve(count);
         for _ in 0..count {
             let value = next()?;
-            let serial = types.take_serial(place.ty);
-            segment.push(serial | flags, value);
+            let meta = types.take_meta(place.ty).with_enabled(!disabled);
+            segment.push(meta, value);
         }
         Ok(())
     }
 
     /// [`Storage::push_value`] for a boxed value of the place's type.
     pub fn push_boxed(&mut self, place: Place, value: crate::component::ops::BoxedComponent) {
-        let serial = self.types.take_serial(place.ty);
+        let meta = self.types.take_meta(place.ty);
         self.assert_present(place.ty);
-        self.segments[place.seg.index()].push_boxed(serial, value);
+        self.segments[place.seg.index()].push_boxed(meta, value);
     }
 
     /// Rows never enter a segment standing in for one lent out.

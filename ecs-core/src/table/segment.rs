@@ -8,32 +8,27 @@ use std::any::Any;
 use crate::entity::{EntityIndex, RowId, TableId, TypeIdx};
 use crate::storage::raw::{BlobVec, ErasedType, Strided, StridedMut};
 
-/// One row as iteration sees it: owner slot, meta word, value.
-pub(crate) type Row<T> = (EntityIndex, u32, T);
+use super::Meta;
 
-/// Bit of a row's meta word set while the component is disabled.
-pub(crate) const DISABLED: u32 = 1 << 31;
-/// Bit of a row's meta word set once a behaviour's `start` has run.
-pub(crate) const STARTED: u32 = 1 << 30;
-/// The serial part of a row's meta word (2^30 instances per type).
-pub(crate) const SERIAL_MASK: u32 = STARTED - 1;
+/// One row as iteration sees it: owner slot, meta word, value.
+pub(crate) type Row<T> = (EntityIndex, Meta, T);
 
 /// The rows of one table that hold components of one type: one per entity
 /// of the table, in the table's row order.
 pub(crate) struct Segment {
     pub(super) data: BlobVec,
-    /// Per row: the instance serial (unique within the type), the
-    /// [`DISABLED`] bit and the [`STARTED`] bit. Kept beside the data so
-    /// per-type loops can skip disabled components without visiting the
-    /// entity.
-    pub(super) meta: Vec<u32>,
+    /// Per row: the instance serial (unique within the type), whether it
+    /// is enabled and whether it has started (see [`Meta`]). Kept beside
+    /// the data so per-type loops can skip disabled components without
+    /// visiting the entity.
+    pub(super) meta: Vec<Meta>,
     /// The table this segment belongs to (whose `owners` name each row's
     /// entity).
     pub(super) table: TableId,
     /// The concrete type of every value.
     pub(super) ty: TypeIdx,
-    /// How many rows have the [`DISABLED`] bit: while none has, a query
-    /// skips the per-row check.
+    /// How many rows are disabled: while none is, a query skips the
+    /// per-row check.
     pub(super) disabled: u32,
 }
 
@@ -68,7 +63,7 @@ impl Segment {
         self.table
     }
 
-    /// Whether some row has the [`DISABLED`] bit.
+    /// Whether some row is disabled.
     #[inline]
     pub fn any_disabled(&self) -> bool {
         self.disabled != 0
@@ -76,7 +71,7 @@ impl Segment {
 
     /// The meta words, one per row.
     #[inline]
-    pub fn metas(&self) -> &[u32] {
+    pub fn metas(&self) -> &[Meta] {
         &self.meta
     }
 
@@ -108,22 +103,23 @@ impl Segment {
         self.data.iter_mut(level)
     }
 
-    /// The values and meta words, for loops that update both (they may set
-    /// [`STARTED`], never [`DISABLED`], which [`Segment::set_disabled`] counts).
+    /// The values and meta words, for loops that update both (they may mark
+    /// a row started, never disable it: [`Segment::set_disabled`] counts
+    /// those).
     #[inline]
-    pub fn values_meta_mut<C: 'static>(&mut self) -> (&mut [C], &mut [u32]) {
+    pub fn values_meta_mut<C: 'static>(&mut self) -> (&mut [C], &mut [Meta]) {
         (self.data.as_mut_slice(), &mut self.meta)
     }
 
     /// [`Segment::iter_as_mut`] beside the meta words, both mutable: for
-    /// the update loop, which may set [`STARTED`], never [`DISABLED`]
+    /// the update loop, which may mark a row started, never disable it
     /// (which [`Segment::set_disabled`] counts), and for query writes,
     /// which only read them.
     #[inline]
     pub fn values_as_meta_mut<T: 'static>(
         &mut self,
         level: usize,
-    ) -> Option<(StridedMut<'_, T>, &mut [u32])> {
+    ) -> Option<(StridedMut<'_, T>, &mut [Meta])> {
         let Segment { data, meta, .. } = self;
         Some((data.iter_mut(level)?, meta))
     }
@@ -197,7 +193,7 @@ impl Segment {
     /// # Panics
     /// When `C` is not the segment's type.
     #[inline(always)]
-    pub(super) fn push<C: 'static>(&mut self, meta: u32, value: C) -> RowId {
+    pub(super) fn push<C: 'static>(&mut self, meta: Meta, value: C) -> RowId {
         let row = RowId::from_index(self.meta.len());
         self.data.push(value);
         self.note_added(meta);
@@ -208,7 +204,7 @@ impl Segment {
     ///
     /// # Panics
     /// When the box holds another type.
-    pub(super) fn push_boxed(&mut self, meta: u32, value: Box<dyn Any + Send + Sync>) -> RowId {
+    pub(super) fn push_boxed(&mut self, meta: Meta, value: Box<dyn Any + Send + Sync>) -> RowId {
         let row = RowId::from_index(self.meta.len());
         if self.data.push_boxed(value).is_err() {
             panic!("a boxed component is pushed onto its own type's segment");
@@ -227,16 +223,16 @@ impl Segment {
 
     /// Appends a row's meta word, counting it when disabled.
     #[inline(always)]
-    fn note_added(&mut self, meta: u32) {
+    fn note_added(&mut self, meta: Meta) {
         self.meta.push(meta);
-        self.disabled += u32::from(meta & DISABLED != 0);
+        self.disabled += u32::from(!meta.is_enabled());
     }
 
     /// Removes a row's meta word (the last takes its place), uncounting it.
     #[inline(always)]
-    fn remove_meta(&mut self, row: RowId) -> u32 {
+    fn remove_meta(&mut self, row: RowId) -> Meta {
         let meta = self.meta.swap_remove(row.index());
-        self.disabled -= u32::from(meta & DISABLED != 0);
+        self.disabled -= u32::from(!meta.is_enabled());
         meta
     }
 
@@ -259,10 +255,7 @@ impl Segment {
         if self.meta.len() <= len {
             return false;
         }
-        let gone = self.meta[len..]
-            .iter()
-            .filter(|&&m| m & DISABLED != 0)
-            .count();
+        let gone = self.meta[len..].iter().filter(|m| !m.is_enabled()).count();
         self.disabled -= u32::try_from(gone).expect("a segment holds fewer than 2^32 rows");
         self.meta.truncate(len);
         self.data.truncate_into(len, trash);
@@ -276,19 +269,15 @@ impl Segment {
 
     /// The row's meta word, `None` past the end (a segment lent out).
     #[inline]
-    pub fn meta(&self, row: RowId) -> Option<u32> {
+    pub fn meta(&self, row: RowId) -> Option<Meta> {
         self.meta.get(row.index()).copied()
     }
 
-    /// Sets or clears the row's [`DISABLED`] bit; `true` when it changed.
+    /// Disables or enables the row; `true` when that changed it.
     pub(super) fn set_disabled(&mut self, row: RowId, disabled: bool) -> bool {
         let word = &mut self.meta[row.index()];
         let old = *word;
-        *word = if disabled {
-            old | DISABLED
-        } else {
-            old & !DISABLED
-        };
+        *word = old.with_enabled(!disabled);
         let changed = old != *word;
         if changed {
             if disabled {

@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::component::ops::ComponentOps;
 use crate::component::ComponentVTable;
 use crate::entity::TypeIdx;
+use crate::table::Meta;
 use crate::{Component, ComponentKey};
 
 /// Everything a world knows about one component type.
@@ -18,7 +19,8 @@ pub(crate) struct TypeInfo {
     ancestors: Box<[TypeIdx]>,
     /// Bit `t` is set when this type is-a type `t` (itself included).
     is_a_bits: Box<[u64]>,
-    /// The serial the next component of exactly this type gets.
+    /// The serial the next component of exactly this type gets (wrapped
+    /// into the serial bits by [`Meta::fresh`]).
     next_serial: u32,
     /// The type's own description, once the type itself (not only a type
     /// derived from it) has been registered.
@@ -191,13 +193,14 @@ impl Types {
             .map(|(ty, info)| (TypeIdx::from_index(ty), info))
     }
 
-    /// The serial for a new component of exactly type `ty`.
+    /// The meta word of a new component of exactly type `ty`: the next
+    /// serial, enabled, not started.
     #[inline]
-    pub fn take_serial(&mut self, ty: TypeIdx) -> u32 {
+    pub fn take_meta(&mut self, ty: TypeIdx) -> Meta {
         let info = &mut self.infos[ty.index()];
-        let serial = info.next_serial;
-        info.next_serial = serial.wrapping_add(1) & crate::table::SERIAL_MASK;
-        serial
+        let meta = Meta::fresh(info.next_serial);
+        info.next_serial = meta.serial() + 1;
+        meta
     }
 
     /// Enters the type `vtable` describes and its ancestors (ancestors

@@ -6,7 +6,6 @@
 
 use crate::component::require::Requirements;
 use crate::entity::{CompRef, EntityIndex, TypeIdx};
-use crate::table::DISABLED;
 use crate::world::World;
 
 /// A lifecycle moment.
@@ -111,7 +110,7 @@ impl World {
                 if self
                     .storage()
                     .meta(c.ty, c.seg, c.row)
-                    .is_some_and(|meta| meta & DISABLED == 0)
+                    .is_some_and(|meta| meta.is_enabled())
                 {
                     self.fire(c, Hook::Enable);
                 }
@@ -168,7 +167,7 @@ impl World {
                 if self
                     .storage()
                     .meta(c.ty, c.seg, c.row)
-                    .is_some_and(|meta| meta & DISABLED == 0)
+                    .is_some_and(|meta| meta.is_enabled())
                 {
                     self.fire(c, Hook::Disable);
                 }
@@ -185,7 +184,7 @@ impl World {
             let enabled = self
                 .storage()
                 .meta(c.ty, c.seg, c.row)
-                .is_some_and(|meta| meta & DISABLED == 0);
+                .is_some_and(|meta| meta.is_enabled());
             // The entity's own flag has just changed: this is the moment
             // `fire` leaves to it.
             if !enabled_only || enabled {

@@ -4,7 +4,6 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::entity::{CompRef, EntityIndex, InstanceId, TypeIdx};
-use crate::table::{DISABLED, SERIAL_MASK};
 use crate::world::World;
 use crate::{Component, ComponentKey, EntityId, EntityMut, EntityRef};
 
@@ -166,9 +165,9 @@ impl World {
         let meta = self.meta_of(comp);
         let id = InstanceId {
             ty: comp.ty,
-            serial: meta & SERIAL_MASK,
+            serial: meta.serial(),
         };
-        (id, meta & DISABLED == 0)
+        (id, meta.is_enabled())
     }
 
     /// The entry of the live entity's component with this instance id.

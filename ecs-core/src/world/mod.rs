@@ -21,7 +21,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::component::ComponentVTable;
 use crate::entity::{CompRef, Entities, EntityIndex, TableId, TypeIdx};
-use crate::table::{Storage, TypeIdHasher, EMPTY_TABLE};
+use crate::table::{Meta, Storage, TypeIdHasher, EMPTY_TABLE};
 use crate::{Component, EntityId, Error};
 
 /// The layers an entity is on until [`EntityMut::set_layers`] says otherwise.
@@ -315,7 +315,7 @@ impl World {
     ///
     /// # Panics
     /// When `comp`'s type is lent out (a behaviour of that type runs).
-    pub(crate) fn meta_of(&self, comp: CompRef) -> u32 {
+    pub(crate) fn meta_of(&self, comp: CompRef) -> Meta {
         self.storage
             .meta(comp.ty, comp.seg, comp.row)
             .expect("a component's type is in place when its meta word is read")

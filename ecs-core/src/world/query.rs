@@ -2,7 +2,7 @@
 
 use crate::entity::{Entities, EntityIndex};
 use crate::query::{Query, QueryData, QueryMut, ReadOnlyQueryData};
-use crate::table::{Row, DISABLED};
+use crate::table::{Meta, Row};
 use crate::world::World;
 use crate::{Component, EntityId, Error};
 
@@ -122,15 +122,15 @@ impl World {
 }
 
 /// What an update sees of a row: an enabled component of an active entity.
-fn is_active_row(entities: &Entities, owner: EntityIndex, meta: u32) -> bool {
-    meta & DISABLED == 0 && entities.slot(owner).is_active()
+fn is_active_row(entities: &Entities, owner: EntityIndex, meta: Meta) -> bool {
+    meta.is_enabled() && entities.slot(owner).is_active()
 }
 
 impl World {
     /// Every entity holding a component that is-a each required term's
-    /// type, read-only: `Q` is a tuple of `&T`, `Option<&T>` and
-    /// [`EntityId`](crate::EntityId) terms. Tables are visited in the order
-    /// they were made, rows in storage order. Disabled components and
+    /// type, read-only: `Q` is a tuple of the read-only terms listed on
+    /// [`Term`](crate::Term). Tables are visited in the order they were
+    /// made, rows in storage order. Disabled components and
     /// disabled or killed entities are skipped unless
     /// [`Query::include_inactive`] is called.
     ///
@@ -152,7 +152,7 @@ impl World {
         Query::new(&self.entities, &self.storage, &self.plans)
     }
 
-    /// Like [`World::query`], with `&mut T` and `Option<&mut T>` terms
+    /// Like [`World::query`], with the mutable [`Term`](crate::Term)s
     /// too. A tuple whose terms could hand out the same component twice,
     /// one of them mutably (`(&mut Position, &Position)`, or
     /// `(&mut Moving, &AxisMoving)` where `AxisMoving` is-a `Moving`), does

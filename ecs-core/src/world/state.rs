@@ -3,7 +3,7 @@
 
 use crate::entity::InstanceId;
 use crate::entity::{CompRef, EntityIndex, TypeIdx};
-use crate::table::DISABLED;
+use crate::table::Meta;
 use crate::world::hooks::Hook;
 use crate::world::{World, DEFAULT_LAYERS};
 use crate::{Component, EntityId, EntityMut, EntityRef, Error};
@@ -39,10 +39,10 @@ pub enum Filter {
 }
 
 impl Filter {
-    fn accepts(self, meta: u32) -> bool {
+    fn accepts(self, meta: Meta) -> bool {
         match self {
-            Filter::Enabled => meta & DISABLED == 0,
-            Filter::Disabled => meta & DISABLED != 0,
+            Filter::Enabled => meta.is_enabled(),
+            Filter::Disabled => !meta.is_enabled(),
             Filter::Any => true,
         }
     }
