@@ -276,6 +276,7 @@ pub mod __private {
     pub use crate::runtime::behaviour::{BehaviourFns, DeclaresBehaviour, DeclaresUpdateWith};
     pub use crate::runtime::message::{DeclaresReceive, ReceiverFn};
     pub use crate::storage::numbers::TypeNumberCell;
+    #[cfg(linked_catalog)]
     pub use crate::storage::raw::LinkedEntry;
     pub use crate::storage::raw::{Lanes, Strided, StridedMut};
     pub use crate::storage::ErasedType;
