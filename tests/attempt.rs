@@ -169,7 +169,7 @@ fn a_behaviour_uses_question_mark_three_helpers_deep() {
     let error = only_attempt_error(&mut world, id, "Turret");
     assert!(matches!(
         error.source().unwrap().downcast_ref::<Error>(),
-        Some(Error::MissingComponent { entity, wanted: "Ammo" }) if *entity == id
+        Some(Error::MissingComponent { entity, wanted: "Ammo", via: ecs_core::Via::Context }) if *entity == id
     ));
     assert_eq!(shots(&world), 1, "no failed attempt fired");
 }
@@ -316,7 +316,9 @@ fn the_running_components_own_storage_is_an_in_use_source() {
         error.source().unwrap().downcast_ref::<Error>(),
         Some(&Error::InUse {
             wanted: "Twin",
-            running: "Twin"
+            running: "Twin",
+            sibling: false,
+            via: ecs_core::Via::Context,
         })
     );
 }

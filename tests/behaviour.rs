@@ -284,7 +284,8 @@ fn touching_the_running_components_storage_is_none_and_try_get_says_why() {
     );
     assert!(
         seen[0].contains(&format!(
-            "MissingComponent {{ entity: {id:?}, wanted: \"Position\" }}"
+            "Some(MissingComponent: entity {id:?} has no component that is-a `Position`; add one, \
+             or check with `ctx.has::<Position>()` first)"
         )),
         "{}",
         seen[0]
@@ -424,9 +425,17 @@ fn a_typed_sibling_is_handed_in_aligned_or_not() {
                 err,
                 Error::InUse {
                     wanted: "Position",
-                    running: "Drift"
+                    running: "Drift",
+                    sibling: true,
+                    ..
                 }
             ));
+            assert_eq!(
+                err.to_string(),
+                "`Position` is stored with the sibling the running `Drift` updates with (its \
+                 `behaviour(with = ..)`) and is lent out while it runs; use the sibling argument \
+                 of `Drift::update_with` instead, or queue the access with `ctx.commands().run(..)`"
+            );
         }
     }
     for misaligned in [false, true] {

@@ -26,7 +26,7 @@ use crate::EntityId;
 /// );
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The id was despawned, or never belonged to this world.
@@ -66,25 +66,41 @@ pub enum Error {
         parent: EntityId,
     },
 
-    /// A behaviour asked its context for a component the entity lacks
-    /// ([`Context::try_get`](crate::Context::try_get); `get` answers `None`).
-    #[error("entity {entity:?} has no component that is-a `{wanted}`; add one, or check with `ctx.has::<{wanted}>()` first")]
+    /// The entity lacks a component that was asked for: a behaviour asked
+    /// its context ([`Context::try_get`](crate::Context::try_get); `get`
+    /// answers `None`), a required term of
+    /// [`World::query_one`](crate::World::query_one) found none, or a
+    /// queued [`Commands::remove`](crate::Commands::remove) had nothing to
+    /// remove. `via` says which, and the message advises for it.
+    #[error("{}", missing_message(*.entity, .wanted, *.via))]
     MissingComponent {
         /// The entity searched.
         entity: EntityId,
         /// The type asked for.
         wanted: &'static str,
+        /// Where it was asked for.
+        via: Via,
     },
 
-    /// A behaviour asked its context for a component stored with the one
-    /// running ([`Context::try_get`](crate::Context::try_get), or a
-    /// [`Context::query_mut`](crate::Context::query_mut) term).
-    #[error("`{wanted}` is stored with the running `{running}` and is lent out while it runs; read `self` instead, or queue the access with `ctx.commands().run(..)`")]
+    /// A behaviour asked its context for a component whose storage is
+    /// lent out while it runs: stored with the running component, or with
+    /// the sibling a `behaviour(with = S)` updates with
+    /// ([`Context::try_get`](crate::Context::try_get), or a
+    /// [`Context::query_mut`](crate::Context::query_mut) term, as `via`
+    /// says).
+    #[error("{}", in_use_message(.wanted, .running, *.sibling, *.via))]
     InUse {
         /// The type asked for.
         wanted: &'static str,
         /// The type whose update or hook is running.
         running: &'static str,
+        /// Whether `wanted` is stored with the sibling handed to
+        /// [`UpdateWith::update_with`](crate::UpdateWith::update_with)
+        /// rather than with the running component.
+        sibling: bool,
+        /// Where it was asked for: [`Via::Context`] or
+        /// [`Via::ContextQuery`].
+        via: Via,
     },
 
     /// Code a behaviour, hook or message receiver ran in
@@ -180,10 +196,13 @@ pub enum Error {
     /// A component being saved holds the id of an entity that is not
     /// saved (despawned, or of another world). Save with
     /// [`Dangling::Null`](crate::Dangling::Null) to write `null` instead.
-    #[error("{path}: {entity:?} is not an entity of the saved world (it was despawned, or belongs to another world); clear the reference, or save with `SaveOptions {{ dangling: Dangling::Null, .. }}` to write null (an `Option<EntityId>` then loads as `None`)")]
+    #[error("{path}: this `{component}` holds {entity:?}, which is not an entity of the saved world (it was despawned, or belongs to another world); clear the reference, or save with `SaveOptions {{ dangling: Dangling::Null, .. }}` to write null (an `Option<EntityId>` then loads as `None`)")]
     DanglingEntity {
-        /// Where the id was found, e.g. `entities[3].components[0].data`.
+        /// Where the id was found, down to the field, e.g.
+        /// `entities[3].components[0].data.target`.
         path: String,
+        /// The type of the component (or resource) that holds it.
+        component: &'static str,
         /// The id.
         entity: EntityId,
     },
@@ -209,6 +228,117 @@ pub enum Error {
         /// The operating system's message.
         message: String,
     },
+}
+
+/// Where a component was asked for, for the advice of
+/// [`Error::MissingComponent`] and [`Error::InUse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Via {
+    /// A behaviour's context: `ctx.try_get`, `ctx.try_get_mut`.
+    Context,
+    /// A term of a behaviour's `ctx.query_mut`.
+    ContextQuery,
+    /// The world: a required term of `world.query_one` or
+    /// `world.query_one_mut`.
+    World,
+    /// A queued command: `Commands::remove`.
+    Commands,
+}
+
+/// The text of [`Error::MissingComponent`]: the check it advises is one
+/// the caller can write where it was.
+fn missing_message(entity: EntityId, wanted: &str, via: Via) -> String {
+    let missing = format!("entity {entity:?} has no component that is-a `{wanted}`");
+    match via {
+        Via::Context | Via::ContextQuery => {
+            format!("{missing}; add one, or check with `ctx.has::<{wanted}>()` first")
+        }
+        Via::World => format!(
+            "{missing}; add one, check with `world.entity(id)?.has::<{wanted}>()` first, or \
+             make the term an `Option`"
+        ),
+        Via::Commands => format!(
+            "{missing}, so the queued `remove::<{wanted}>` had nothing to remove; check with \
+             `world.entity(id)?.has::<{wanted}>()` before queuing it, or ignore this error"
+        ),
+    }
+}
+
+/// The text of [`Error::InUse`]: what is lent out, and how to reach it
+/// from where it was asked for.
+fn in_use_message(wanted: &str, running: &str, sibling: bool, via: Via) -> String {
+    let queue = "queue the access with `ctx.commands().run(..)`";
+    match (sibling, via) {
+        (false, Via::ContextQuery) => format!(
+            "`ctx.query_mut` cannot touch `{wanted}`: it is stored with the running `{running}`, \
+             whose components are lent out while it runs; read `self` for this entity's, and \
+             {queue} for the others'"
+        ),
+        (true, Via::ContextQuery) => format!(
+            "`ctx.query_mut` cannot touch `{wanted}`: it is stored with the sibling the running \
+             `{running}` updates with (its `behaviour(with = ..)`), lent out while `{running}` \
+             runs; use the sibling argument of `{running}::update_with` for this entity's, and \
+             {queue} for the others'"
+        ),
+        (false, _) => format!(
+            "`{wanted}` is stored with the running `{running}` and is lent out while it runs; \
+             read `self` instead, or {queue}"
+        ),
+        (true, _) => format!(
+            "`{wanted}` is stored with the sibling the running `{running}` updates with (its \
+             `behaviour(with = ..)`) and is lent out while it runs; use the sibling argument of \
+             `{running}::update_with` instead, or {queue}"
+        ),
+    }
+}
+
+impl Error {
+    /// The variant's name, for `Debug`.
+    fn variant(&self) -> &'static str {
+        match self {
+            Error::NoSuchEntity(_) => "NoSuchEntity",
+            Error::Duplicate { .. } => "Duplicate",
+            Error::NoSuchInstance { .. } => "NoSuchInstance",
+            Error::HierarchyCycle { .. } => "HierarchyCycle",
+            Error::MissingComponent { .. } => "MissingComponent",
+            Error::InUse { .. } => "InUse",
+            Error::Attempt { .. } => "Attempt",
+            Error::UnknownComponent { .. } => "UnknownComponent",
+            Error::AmbiguousName { .. } => "AmbiguousName",
+            Error::Lacks { .. } => "Lacks",
+            Error::NotSerializable { .. } => "NotSerializable",
+            Error::ErrorsDropped { .. } => "ErrorsDropped",
+            Error::Data { .. } => "Data",
+            Error::DanglingEntity { .. } => "DanglingEntity",
+            Error::UnknownEntity { .. } => "UnknownEntity",
+            Error::Io { .. } => "Io",
+        }
+    }
+}
+
+/// The variant's name, then the same sentence as `Display`, on one line:
+/// what a `main` that returns `Result<(), Box<dyn std::error::Error>>`
+/// prints. [`Error::Attempt`] adds its source, which `Display` leaves to
+/// [`std::error::Error::source`].
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// let mut world = World::new();
+/// let id = world.spawn();
+/// world.despawn(id)?;
+/// let err = world.entity(id).err().unwrap();
+/// assert_eq!(format!("{err:?}"), format!("NoSuchEntity: {err}"));
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {self}", self.variant())?;
+        if let Error::Attempt { source, .. } = self {
+            write!(f, " (source: {source})")?;
+        }
+        Ok(())
+    }
 }
 
 /// The text of [`Error::Duplicate`], which names only the types that differ:

@@ -237,7 +237,7 @@ pub use data::variant::Level;
 pub use ecs_derive::Component;
 pub use entity::EntityId;
 pub use entity::InstanceId;
-pub use error::{Error, SourceError};
+pub use error::{Error, SourceError, Via};
 pub use query::{
     All, Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term,
 };

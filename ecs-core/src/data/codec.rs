@@ -26,6 +26,10 @@ pub(crate) type JsonWriteFn = fn(Stored<'_>, &mut Vec<u8>, Fmt) -> Result<(), se
 /// Writes one stored value as MessagePack.
 pub(crate) type BinaryWriteFn =
     fn(Stored<'_>, &mut Vec<u8>) -> Result<(), rmp_serde::encode::Error>;
+/// Where inside one stored value its writing fails, as JSON (`true`) or
+/// as MessagePack: the path from the value down to the field (`target`,
+/// `many[2]`; empty for the value itself).
+pub(crate) type LocateFn = fn(Stored<'_>, bool) -> String;
 /// Reads one value from the JSON at the start of the input straight onto
 /// the end of segment `seg` of its type's column (type index `ty`),
 /// unchecked: the caller is filling in a new table row. Returns how many
@@ -65,6 +69,7 @@ impl<'a> Stored<'a> {
 pub struct SerializeFns {
     pub(crate) json: JsonWriteFn,
     pub(crate) binary: BinaryWriteFn,
+    pub(crate) locate: LocateFn,
 }
 /// Reads a component from JSON.
 pub(crate) type DeserializeFn = fn(&serde_json::Value) -> Result<BoxedComponent, DataErrorParts>;
@@ -115,6 +120,24 @@ fn binary_write<T: Component + Serialize>(
 ) -> Result<(), rmp_serde::encode::Error> {
     let mut ser = rmp_serde::Serializer::new(out);
     value.get::<T>().serialize(&mut ser)
+}
+
+/// Writes the value again, to nowhere, tracking the path: only a save
+/// that failed pays for it.
+#[cold]
+fn locate<T: Component + Serialize>(value: Stored<'_>, json: bool) -> String {
+    let value = value.get::<T>();
+    let path = if json {
+        let mut ser = serde_json::Serializer::new(std::io::sink());
+        serde_path_to_error::serialize(value, Guard(&mut ser)).map_err(|e| e.path().to_string())
+    } else {
+        let mut ser = rmp_serde::Serializer::new(std::io::sink());
+        serde_path_to_error::serialize(value, &mut ser).map_err(|e| e.path().to_string())
+    };
+    match path {
+        Err(path) if path != "." => path,
+        _ => String::new(),
+    }
 }
 
 fn json_push<T: Component + DeserializeOwned>(
@@ -206,6 +229,7 @@ impl<T: Component + Serialize> SerializeCap for Found<T> {
     const OP: Option<Codec> = Some(&SerializeFns {
         json: json_write::<T>,
         binary: binary_write::<T>,
+        locate: locate::<T>,
     });
 }
 

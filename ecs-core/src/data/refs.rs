@@ -14,8 +14,26 @@
 //!   entity is an [`Error::UnknownEntity`].
 //! - A blueprint's data names the entities of its own tree by local id:
 //!   `0` is the blueprint's entity, then its children depth-first.
-//! - Outside these, an id serializes as [`EntityId::to_bits`] and does not
-//!   deserialize (it would name nothing).
+//! - Outside these (a network message, an editor's selection, a replay
+//!   file: any serde data of the program's own), an id is written as it
+//!   is, `[bits, world]` ([`EntityId::to_bits`] and the world's tag), and
+//!   read back as it was written: the same id, which names the same entity
+//!   while it lives; a stale one is an [`Error::NoSuchEntity`] when used.
+//!
+//! ```
+//! # use ecs_core::prelude::*;
+//! #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+//! struct Selection { picked: Vec<EntityId> }
+//! let mut world = World::new();
+//! let a = world.spawn();
+//! let b = world.spawn();
+//! let json = serde_json::to_string(&Selection { picked: vec![a, b] }).unwrap();
+//! let back: Selection = serde_json::from_str(&json).unwrap();
+//! assert_eq!(back.picked, [a, b]);
+//! world.despawn(b)?;
+//! assert_eq!(world.entity(back.picked[1]).err(), Some(Error::NoSuchEntity(b)));
+//! # Ok::<(), ecs_core::Error>(())
+//! ```
 
 use std::cell::{Cell, RefCell};
 
@@ -23,7 +41,7 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::entity::EntityIndex;
-use crate::{EntityId, Error};
+use crate::EntityId;
 
 /// What a save does with an id that names no saved entity.
 ///
@@ -194,7 +212,7 @@ impl Serialize for EntityId {
             Saved(u32),
             Null,
             Dangling,
-            Raw,
+            AsIs,
         }
         let out = CONTEXT.with(|c| match &mut *c.borrow_mut() {
             Some(RefContext::Save {
@@ -219,13 +237,19 @@ impl Serialize for EntityId {
                     }
                 }
             }
-            _ => Out::Raw,
+            _ => Out::AsIs,
         });
         match out {
             Out::Saved(saved) => s.serialize_u32(saved),
             Out::Null => s.serialize_none(),
             Out::Dangling => Err(serde::ser::Error::custom(format!("{self:?} {DANGLING}"))),
-            Out::Raw => s.serialize_u64(self.to_bits()),
+            Out::AsIs => {
+                use serde::ser::SerializeTuple;
+                let mut t = s.serialize_tuple(2)?;
+                t.serialize_element(&self.to_bits())?;
+                t.serialize_element(&self.world)?;
+                t.end()
+            }
         }
     }
 }
@@ -248,13 +272,53 @@ impl Visitor<'_> for SavedId {
     }
 }
 
+/// An id read as it was written outside a save: `[bits, world]`.
+struct AsIs;
+
+impl<'de> Visitor<'de> for AsIs {
+    type Value = EntityId;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an entity id as written outside a save: `[bits, world]`")
+    }
+
+    // The halves are cut apart on purpose: the inverse of `to_bits`.
+    #[allow(clippy::cast_possible_truncation)]
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<EntityId, A::Error> {
+        let bits: u64 = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let world: u32 = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        if seq.next_element::<de::IgnoredAny>()?.is_some() {
+            return Err(de::Error::invalid_length(3, &self));
+        }
+        Ok(EntityId {
+            world,
+            index: EntityIndex(bits as u32),
+            generation: (bits >> 32) as u32,
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for EntityId {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let remapped = CONTEXT.with(|c| {
+            matches!(
+                *c.borrow(),
+                Some(RefContext::Load { .. } | RefContext::Local { .. })
+            )
+        });
+        if !remapped {
+            return d.deserialize_tuple(2, AsIs);
+        }
         let saved = d.deserialize_u64(SavedId)?;
         resolve(saved).map_err(de::Error::custom)
     }
 }
 
+/// The id saved id `saved` names in the load or blueprint spawn in force.
 fn resolve(saved: u64) -> Result<EntityId, String> {
     CONTEXT.with(|c| match &mut *c.borrow_mut() {
         Some(RefContext::Load { tag }) => {
@@ -283,16 +347,9 @@ fn resolve(saved: u64) -> Result<EntityId, String> {
                 generation: 0,
             }))
         }
-        Some(RefContext::Save { .. }) | None => Err(
-            "an EntityId is read only by a world load or a blueprint spawn, which remap it; elsewhere it names nothing"
-                .to_owned(),
-        ),
+        // Not reached: outside these an id is read as it was written.
+        Some(RefContext::Save { .. }) | None => {
+            Err("an EntityId is remapped only by a world load or a blueprint spawn".to_owned())
+        }
     })
-}
-
-impl Error {
-    /// The error of a dangling id found at `path`.
-    pub(crate) fn dangling(path: String, entity: EntityId) -> Error {
-        Error::DanglingEntity { path, entity }
-    }
 }

@@ -6,7 +6,7 @@ use crate::query::iter::Source;
 use crate::query::plan::Plan;
 use crate::query::{check_conflicts, ReadOnlyQueryData};
 use crate::table::Storage;
-use crate::{EntityId, Error};
+use crate::{EntityId, Error, Via};
 
 /// The items of query `Q` for entity `id` alone, some mutable; see
 /// [`World::query_one_mut`](crate::World::query_one_mut).
@@ -59,5 +59,6 @@ fn missing<Q: QueryData>(entity: EntityId, term: usize) -> Error {
     Error::MissingComponent {
         entity,
         wanted: Q::TERMS[term].key.map_or("EntityId", |k| k.name()),
+        via: Via::World,
     }
 }

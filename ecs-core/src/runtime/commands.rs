@@ -309,6 +309,7 @@ impl Commands {
                 .ok_or(Error::MissingComponent {
                     entity: id,
                     wanted: T::NAME,
+                    via: crate::Via::Commands,
                 })
         });
     }

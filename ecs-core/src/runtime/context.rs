@@ -4,7 +4,7 @@
 use crate::entity::{EntityIndex, TypeIdx};
 use crate::runtime::runtime_mut;
 use crate::world::World;
-use crate::{Commands, Component, EntityId, Error, SourceError};
+use crate::{Commands, Component, EntityId, Error, SourceError, Via};
 
 /// Access to the running component's entity during `update`, hooks and
 /// message receivers.
@@ -253,7 +253,9 @@ impl<'w> Context<'w> {
     /// # Errors
     /// [`Error::MissingComponent`] when the entity holds no `T`;
     /// [`Error::InUse`] when the first match is stored with the running
-    /// component (for instance the running component itself).
+    /// component (for instance the running component itself), or with the
+    /// sibling [`UpdateWith::update_with`](crate::UpdateWith::update_with)
+    /// is handed (`sibling: true`).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -521,7 +523,9 @@ impl<'w> Context<'w> {
     ///
     /// # Errors
     /// [`Error::InUse`] when a term's type is the running type, one of its
-    /// ancestors or one derived from it (those components are lent out).
+    /// ancestors or one derived from it, or is-a or is the sibling type of
+    /// `behaviour(with = S)` (`sibling: true`): those components are lent
+    /// out.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -547,6 +551,7 @@ impl<'w> Context<'w> {
     /// ```
     pub fn query_mut<Q: crate::QueryData>(&mut self) -> Result<crate::QueryMut<'_, Q>, Error> {
         let storage = self.world.storage();
+        let running = storage.info(self.busy).key().name();
         for ty in [self.busy, self.lent] {
             let info = storage.info(ty);
             let chain = info.vtable().map_or(&[][..], |v| v.chain.keys());
@@ -555,7 +560,9 @@ impl<'w> Context<'w> {
                 if term.chain.contains(&info.key()) || chain.contains(&key) {
                     return Err(Error::InUse {
                         wanted: key.name(),
-                        running: info.key().name(),
+                        running,
+                        sibling: ty != self.busy,
+                        via: Via::ContextQuery,
                     });
                 }
             }
@@ -574,8 +581,11 @@ impl<'w> Context<'w> {
             .world
             .first_isa_level(self.entity, t)
             .ok_or(Miss::Missing)?;
-        if comp.ty == self.busy || comp.ty == self.lent {
+        if comp.ty == self.busy {
             return Err(Miss::InUse);
+        }
+        if comp.ty == self.lent {
+            return Err(Miss::Sibling);
         }
         Ok((comp, level))
     }
@@ -585,9 +595,11 @@ impl<'w> Context<'w> {
     fn error<T: Component>(&self, miss: Miss) -> Error {
         match miss {
             Miss::Missing => missing::<T>(self.id),
-            Miss::InUse => Error::InUse {
+            Miss::InUse | Miss::Sibling => Error::InUse {
                 wanted: T::NAME,
                 running: self.world.storage().info(self.busy).key().name(),
+                sibling: matches!(miss, Miss::Sibling),
+                via: Via::Context,
             },
         }
     }
@@ -600,6 +612,8 @@ enum Miss {
     Missing,
     /// The first match is stored with the running component.
     InUse,
+    /// The first match is stored with the sibling `update_with` is handed.
+    Sibling,
 }
 
 #[cold]
@@ -607,5 +621,6 @@ fn missing<T: Component>(entity: EntityId) -> Error {
     Error::MissingComponent {
         entity,
         wanted: T::NAME,
+        via: Via::Context,
     }
 }

@@ -77,6 +77,7 @@ impl BinaryEncoder {
 impl Encode for BinaryEncoder {
     const INTERNS: bool = true;
     const VALUE_WITH_TYPE: bool = false;
+    const JSON: bool = false;
 
     fn begin(&mut self, format: &str, version: u64) {
         mp::array(&mut self.out, PARTS);

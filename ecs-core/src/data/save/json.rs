@@ -80,6 +80,7 @@ impl JsonEncoder {
 impl Encode for JsonEncoder {
     const INTERNS: bool = false;
     const VALUE_WITH_TYPE: bool = true;
+    const JSON: bool = true;
 
     fn begin(&mut self, format: &str, version: u64) {
         let w = &mut self.w;

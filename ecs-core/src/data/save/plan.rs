@@ -7,12 +7,10 @@ use std::any::TypeId;
 
 use crate::component::catalog::{component_type, component_type_of};
 use crate::data::codec::{SerializeFns, Stored};
-use crate::data::refs::{self, Dangling, RefContext};
+use crate::data::refs::{Dangling, RefContext};
 use crate::entity::EntityIndex;
 use crate::world::World;
 use crate::{EntityId, Error};
-
-use super::bad;
 
 /// What a save writes, gathered once for every format.
 pub(super) struct Plan {
@@ -140,21 +138,6 @@ pub(super) fn resource_value(world: &World, ty: TypeId) -> Stored<'_> {
         .map(|(_, v)| v)
         .expect("a planned resource is present");
     Stored::Any(value)
-}
-
-/// Turns a value's failed write at `path` into the error to report: a
-/// reference to an entity that is not saved if the value held one (the
-/// reference context noted it), else the serializer's `message`.
-pub(super) fn write_error(path: String, message: String) -> Error {
-    let found = refs::peek(|c| match c {
-        RefContext::Save { found, .. } => found.take(),
-        _ => None,
-    })
-    .flatten();
-    match found {
-        Some(entity) => Error::dangling(path, entity),
-        None => bad(path, message),
-    }
 }
 
 /// The component types a save met that lack serde support: the save

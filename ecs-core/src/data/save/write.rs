@@ -3,12 +3,13 @@
 //! components) and hands each piece to an [`Encode`], which only encodes.
 
 use crate::data::codec::{RowRef, SerializeFns, Stored};
+use crate::data::refs::{self, RefContext};
 use crate::entity::{CompRef, EntityIndex, TypeIdx};
 use crate::world::World;
 use crate::Error;
 
-use super::plan::{resource_value, write_error, Missing, Plan};
-use super::{FORMAT, VERSION};
+use super::plan::{resource_value, Missing, Plan};
+use super::{bad, FORMAT, VERSION};
 
 /// One format's writing: the pieces of a saved world, in the order
 /// [`write()`] gives them. A value's writer returns the serializer's message
@@ -23,6 +24,9 @@ pub(super) trait Encode {
     /// one; else all of an entity's are gathered first, for a format to
     /// list their types before their values.
     const VALUE_WITH_TYPE: bool;
+    /// Whether values are written as JSON (whose floats are checked), for
+    /// finding where a failed value failed.
+    const JSON: bool;
 
     /// The header: the format's name and version.
     fn begin(&mut self, format: &str, version: u64);
@@ -85,6 +89,8 @@ pub(super) struct SavedEntity<'w> {
 pub(super) struct SavedComponent<'w> {
     /// Its type's name (empty when the format interns).
     pub(super) name: &'static str,
+    /// Its type, for an error.
+    pub(super) ty: TypeIdx,
     /// Its type's index in the types table (0 unless the format interns).
     pub(super) code: u32,
     pub(super) enabled: bool,
@@ -158,9 +164,12 @@ pub(super) fn write<E: Encode>(world: &World, plan: &Plan, mut enc: E) -> Result
     enc.begin_resources(plan.resources.len());
     for (i, &(name, write, ty)) in plan.resources.iter().enumerate() {
         let value = resource_value(world, ty);
-        let write = &write;
-        enc.resource(name, SavedValue { write, value })
-            .map_err(|m| write_error(format!("resources[{i}].data"), m))?;
+        let value = SavedValue {
+            write: &write,
+            value,
+        };
+        enc.resource(name, value)
+            .map_err(|m| write_error::<E>(format!("resources[{i}].data"), name, value, m))?;
     }
     enc.end_resources();
     enc.name_order(plan.name_order.as_deref());
@@ -211,7 +220,7 @@ fn write_entities<E: Encode>(
         });
         let mut write = |c: &SavedComponent<'_>| {
             enc.component(c)
-                .map_err(|m| write_error(enc.component_path(i), m))
+                .map_err(|m| component_error(world, enc, i, c, m))
         };
         if E::VALUE_WITH_TYPE {
             for c in world.comps(index) {
@@ -254,6 +263,7 @@ fn saved_component<'w>(
     };
     Some(SavedComponent {
         name,
+        ty: c.ty,
         code,
         enabled: world.instance_of(c).1,
         write,
@@ -262,4 +272,56 @@ fn saved_component<'w>(
             row: c.row,
         }),
     })
+}
+
+/// [`write_error`] for the component `c` of the entity saved as `entity`,
+/// which `enc` was just given.
+#[cold]
+fn component_error<E: Encode>(
+    world: &World,
+    enc: &E,
+    entity: usize,
+    c: &SavedComponent<'_>,
+    message: String,
+) -> Error {
+    let name = world.storage().info(c.ty).key().name();
+    let write = c.write.expect("only a value with writers fails to write");
+    let value = SavedValue {
+        write,
+        value: c.value,
+    };
+    write_error::<E>(enc.component_path(entity), name, value, message)
+}
+
+/// Turns the failed write of `value` (a `name`, at `path` in the file)
+/// into the error to report, at the field that failed (found by writing
+/// the value again, tracking the path) and naming the type: a reference
+/// to an entity that is not saved if the value held one (the reference
+/// context noted it), else the serializer's `message`.
+#[cold]
+fn write_error<E: Encode>(
+    path: String,
+    name: &'static str,
+    value: SavedValue<'_>,
+    message: String,
+) -> Error {
+    let inner = (value.write.locate)(value.value, E::JSON);
+    let path = match inner.as_str() {
+        "" => path,
+        s if s.starts_with('[') => format!("{path}{s}"),
+        s => format!("{path}.{s}"),
+    };
+    let found = refs::peek(|c| match c {
+        RefContext::Save { found, .. } => found.take(),
+        _ => None,
+    })
+    .flatten();
+    match found {
+        Some(entity) => Error::DanglingEntity {
+            path,
+            component: name,
+            entity,
+        },
+        None => bad(path, format!("in a `{name}`, {message}")),
+    }
 }
