@@ -9,7 +9,6 @@
 use std::path::Path;
 
 use ecs_core::prelude::*;
-use ecs_core::{BlueprintLibrary, Level};
 use serde::{Deserialize, Serialize};
 
 #[derive(Component, Debug, Clone, Default, Serialize, Deserialize)]

@@ -56,7 +56,7 @@ fn a_queue_filled_outside_is_applied_in_order() {
         "nothing before apply"
     );
 
-    assert!(commands.apply(&mut world).is_empty());
+    assert_eq!(commands.apply(&mut world), Ok(()));
     assert!(commands.is_empty());
     assert_eq!(world.len(), 3);
     let bullet = world.find_by_name("bullet").unwrap();
@@ -88,7 +88,9 @@ fn failures_are_returned_in_order_and_the_rest_still_applies() {
     commands.remove_resource::<Log>(); // a missing resource is no failure
     commands.remove_resource::<Log>();
 
-    let errors = commands.apply(&mut world);
+    let Err(Error::Commands { errors }) = commands.apply(&mut world) else {
+        panic!("four changes failed");
+    };
     assert_eq!(errors.len(), 4, "{errors:?}");
     assert_eq!(errors[0], Error::NoSuchEntity(gone));
     assert!(matches!(errors[1], Error::Duplicate { entity, .. } if entity == id));
@@ -118,12 +120,12 @@ fn a_queue_is_reusable_and_is_send() {
     .join()
     .unwrap();
     assert_eq!(format!("{commands:?}"), "Commands { len: 2, .. }");
-    assert!(commands.apply(&mut world).is_empty());
-    assert!(commands.apply(&mut world).is_empty(), "applied once only");
+    assert_eq!(commands.apply(&mut world), Ok(()));
+    assert_eq!(commands.apply(&mut world), Ok(()), "applied once only");
     assert_eq!(world.len(), 1);
     commands.spawn((Position(1.0),));
     assert_eq!(commands.len(), 1);
-    assert!(commands.apply(&mut world).is_empty());
+    assert_eq!(commands.apply(&mut world), Ok(()));
     assert_eq!(world.len(), 2);
     assert_eq!(world.get_resource::<Speed>(), Some(&Speed(3.0)));
 }
@@ -202,7 +204,7 @@ fn changes_hooks_queue_while_applying_go_to_the_worlds_queue() {
     let mut world = World::new();
     let mut commands = Commands::new();
     commands.spawn((Emitter,));
-    assert!(commands.apply(&mut world).is_empty());
+    assert_eq!(commands.apply(&mut world), Ok(()));
     assert_eq!(world.len(), 1, "as after a direct spawn_with");
     assert_eq!(world.commands().len(), 1);
     world.apply_commands();
@@ -220,7 +222,12 @@ fn a_queue_applied_inside_a_world_change_applies_at_once() {
         note(&mut mine, "mine");
         mine.spawn((Emitter,));
         mine.despawn(gone);
-        assert_eq!(mine.apply(world), [Error::NoSuchEntity(gone)]);
+        assert_eq!(
+            mine.apply(world),
+            Err(Error::Commands {
+                errors: vec![Error::NoSuchEntity(gone)]
+            })
+        );
         assert_eq!(log(world), ["mine"], "applied before this change returns");
         assert_eq!(world.iter::<Emitter>().count(), 1);
         Ok(())
@@ -248,7 +255,7 @@ fn still_usable(world: &mut World) {
     world.update(0.1);
     let mut commands = Commands::new();
     commands.despawn(id);
-    assert!(commands.apply(world).is_empty());
+    assert_eq!(commands.apply(world), Ok(()));
     world.commands().spawn((Position(2.0),));
     world.apply_commands();
     assert_eq!(world.len(), before + 1);

@@ -503,11 +503,11 @@ fn wrong_types_everywhere_name_their_path() {
         ),
         (
             json!({"components": [{"type": "Model", "data": {"mesh": ["a"]}}]}),
-            "components[0].data.mesh: invalid type",
+            "components[0](Model).data.mesh: invalid type",
         ),
         (
             json!({"components": [{"type": "Model", "data": 5}]}),
-            "components[0].data: invalid type",
+            "components[0](Model).data: invalid type",
         ),
     ];
     for (value, expected) in cases {

@@ -187,7 +187,7 @@ pub enum Error {
     /// A blueprint or saved world is malformed; `path` says where.
     #[error("{path}: {message}")]
     Data {
-        /// JSON path to the offending value, e.g. `components[1].data.mesh`.
+        /// JSON path to the offending value, e.g. `components[1](Model).data.mesh`.
         path: String,
         /// What is wrong and what to write instead.
         message: String,
@@ -228,6 +228,40 @@ pub enum Error {
         /// The operating system's message.
         message: String,
     },
+
+    /// Changes of a queue applied by hand
+    /// ([`Commands::apply`](crate::Commands::apply)) failed: every
+    /// failure, oldest first (never empty). The changes after a failed one
+    /// were applied all the same.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let id = world.spawn();
+    /// let mut commands = Commands::new();
+    /// commands.despawn(id);
+    /// commands.despawn(id); // already gone
+    /// let err = commands.apply(&mut world).unwrap_err();
+    /// assert!(matches!(&err, Error::Commands { errors } if errors == &[Error::NoSuchEntity(id)]));
+    /// assert_eq!(err.to_string(), format!("1 queued change failed: {}", Error::NoSuchEntity(id)));
+    /// ```
+    #[error("{}", commands_message(.errors))]
+    Commands {
+        /// The failures, oldest first.
+        errors: Vec<Error>,
+    },
+}
+
+/// The text of [`Error::Commands`]: how many failed, and the first.
+fn commands_message(errors: &[Error]) -> String {
+    match errors {
+        [] => "no queued change failed".to_owned(),
+        [only] => format!("1 queued change failed: {only}"),
+        [first, ..] => format!(
+            "{} queued changes failed (every one is in `errors`); the first: {first}",
+            errors.len()
+        ),
+    }
 }
 
 /// Where a component was asked for, for the advice of

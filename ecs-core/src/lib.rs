@@ -232,7 +232,7 @@ pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
 pub use data::refs::{Dangling, IdMap};
-pub use data::save::{Loaded, SaveFormat, SaveOptions};
+pub use data::save::{Loaded, SaveFormat, SaveOptions, Saved};
 pub use data::variant::Level;
 pub use ecs_derive::Component;
 pub use entity::EntityId;
@@ -256,9 +256,10 @@ pub use world::DEFAULT_LAYERS;
 /// The names almost every user of the crate needs.
 pub mod prelude {
     pub use crate::{
-        All, Behaviour, Blueprint, Bundle, Commands, Component, ComponentKey, Context, EntityId,
-        EntityMut, EntityRef, Error, Filter, Handle, InstanceId, Query, QueryMut, Receive,
-        TreeFilter, UpdateWith, World,
+        All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentKey,
+        Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle, InstanceId,
+        Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, TreeFilter, UpdateWith,
+        World,
     };
 }
 

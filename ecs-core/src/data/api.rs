@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::data::blueprint::{self, Blueprint};
-use crate::data::save::{self, Loaded, SaveFormat, SaveOptions};
+use crate::data::save::{self, Loaded, SaveFormat, SaveOptions, Saved};
 use crate::data::variant::{self, Level};
 use crate::data::{dynamic, inspect};
 use crate::scene::spawn::spawn_prepared;
@@ -38,9 +38,11 @@ impl World {
         save::save_order(self)
     }
 
-    /// The world, saved. Components of `#[component(transient)]` types are
-    /// left out on purpose, and so are resources whose type is not a
-    /// derived component with serde support.
+    /// The world, saved as `options` say: [`Saved::Text`](crate::Saved)
+    /// for JSON, [`Saved::Binary`](crate::Saved) for the binary snapshot.
+    /// Components of `#[component(transient)]` types are left out on
+    /// purpose, and so are resources whose type is not a derived component
+    /// with serde support.
     ///
     /// # Errors
     /// [`Error::NotSerializable`] naming every component type present that
@@ -54,29 +56,77 @@ impl World {
     ///
     /// ```
     /// # use ecs_core::prelude::*;
-    /// use ecs_core::{SaveFormat, SaveOptions};
     /// #[derive(Component, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
     /// struct Turret { target: Option<EntityId>, heat: f32 }
     /// let mut world = World::new();
     /// let tank = world.spawn_named("tank");
     /// world.spawn_with((Turret { target: Some(tank), heat: 0.4 },))?;
-    /// for format in [SaveFormat::Json, SaveFormat::Binary] {
-    ///     let saved = world.save(SaveOptions { format, ..Default::default() })?;
-    ///     let loaded = World::load(&saved)?.world;
+    /// for options in [SaveOptions::json(), SaveOptions::binary()] {
+    ///     let saved = world.save_with(options)?;
+    ///     let loaded = World::load(saved.as_bytes())?.world;
     ///     let tank = loaded.find_by_name("tank").unwrap();
     ///     let (turret,) = loaded.query::<(&Turret,)>().iter().next().unwrap();
     ///     assert_eq!(turret, &Turret { target: Some(tank), heat: 0.4 });
     /// }
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
-    pub fn save(&self, options: SaveOptions) -> Result<Vec<u8>, Error> {
+    pub fn save_with(&self, options: SaveOptions) -> Result<Saved, Error> {
         save::save(self, options)
     }
 
-    /// [`World::save`] as compact JSON.
+    /// [`World::save_with`] as bytes, whatever the format: what a file
+    /// holds, and what [`World::load`] reads.
     ///
     /// # Errors
-    /// As [`World::save`].
+    /// As [`World::save_with`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// world.spawn_named("car");
+    /// let bytes = world.save(SaveOptions::binary().dangling(Dangling::Null))?;
+    /// assert!(World::load(&bytes)?.world.find_by_name("car").is_some());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn save(&self, options: SaveOptions) -> Result<Vec<u8>, Error> {
+        self.save_with(options).map(Saved::into_bytes)
+    }
+
+    /// The world as JSON text, with `options` (pretty for
+    /// [`SaveOptions::json_pretty`], compact otherwise: a binary format in
+    /// `options` is written as compact JSON here).
+    ///
+    /// # Errors
+    /// As [`World::save_with`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Serialize, serde::Deserialize)]
+    /// struct Target(Option<EntityId>);
+    /// let mut world = World::new();
+    /// let gone = world.spawn();
+    /// world.spawn_with((Target(Some(gone)),))?;
+    /// world.despawn(gone)?;
+    /// assert!(matches!(world.save_json(), Err(Error::DanglingEntity { .. })));
+    /// let json = world.save_json_with(SaveOptions::json().dangling(Dangling::Null))?;
+    /// let loaded = World::load_json(&json)?;
+    /// let (target,) = loaded.query::<(&Target,)>().iter().next().unwrap();
+    /// assert_eq!(target.0, None);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn save_json_with(&self, options: SaveOptions) -> Result<String, Error> {
+        let format = match options.format {
+            SaveFormat::JsonPretty => SaveFormat::JsonPretty,
+            _ => SaveFormat::Json,
+        };
+        let saved = self.save_with(SaveOptions { format, ..options })?;
+        Ok(saved.into_text().expect("a JSON format saves text"))
+    }
+
+    /// [`World::save_with`] as compact JSON.
+    ///
+    /// # Errors
+    /// As [`World::save_with`].
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -94,13 +144,13 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn save_json(&self) -> Result<String, Error> {
-        save_text(self, SaveFormat::Json)
+        self.save_json_with(SaveOptions::json())
     }
 
-    /// [`World::save`] as JSON indented by two spaces.
+    /// [`World::save_with`] as JSON indented by two spaces.
     ///
     /// # Errors
-    /// As [`World::save`].
+    /// As [`World::save_with`].
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -112,13 +162,13 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn save_json_pretty(&self) -> Result<String, Error> {
-        save_text(self, SaveFormat::JsonPretty)
+        self.save_json_with(SaveOptions::json_pretty())
     }
 
-    /// [`World::save`] as a binary snapshot (MessagePack).
+    /// [`World::save_with`] as a binary snapshot (MessagePack).
     ///
     /// # Errors
-    /// As [`World::save`] (NaN and infinity are kept).
+    /// As [`World::save_with`] (NaN and infinity are kept).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -133,16 +183,13 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn save_binary(&self) -> Result<Vec<u8>, Error> {
-        self.save(SaveOptions {
-            format: SaveFormat::Binary,
-            ..SaveOptions::default()
-        })
+        self.save(SaveOptions::binary())
     }
 
     /// [`World::save_json`] as a JSON value.
     ///
     /// # Errors
-    /// As [`World::save`].
+    /// As [`World::save_with`].
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -265,10 +312,11 @@ impl World {
     /// any error the world holds no entity from it.
     ///
     /// # Errors
-    /// [`Error::Data`] naming the JSON path: data that does not
-    /// deserialize (e.g. `components[1].data.mesh: invalid type: integer,
-    /// expected a string`), a type without `Deserialize`, or two components
-    /// that break the single rule.
+    /// [`Error::Data`] naming the JSON path of two components that break
+    /// the single rule (`children[0].components[1]: ...`), the one check
+    /// that needs the world ([`Blueprint::from_json`] has checked the
+    /// rest); a value whose `Deserialize` fails this time, with the path
+    /// and type as there.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -280,9 +328,11 @@ impl World {
     /// let car = world.spawn_blueprint(&bp)?;
     /// let wheel = world.entity(car)?.children().next().unwrap();
     /// assert_eq!(world.entity(wheel)?.get::<Wheel>().unwrap().size, 2);
-    /// let bad = r#"{"components": [{"type": "Wheel", "data": {"size": "big"}}]}"#;
-    /// let bad = Blueprint::from_json(bad)?;
-    /// assert!(world.spawn_blueprint(&bad).is_err());
+    /// let two = r#"{"components": [], "children": [{"components": [
+    ///     {"type": "Wheel", "data": {"size": 1}}, {"type": "Wheel", "data": {"size": 2}}]}]}"#;
+    /// let two = Blueprint::from_json(two)?; // Wheel is single: only a world says so
+    /// let err = world.spawn_blueprint(&two).unwrap_err().to_string();
+    /// assert!(err.starts_with("children[0].components[1]: "), "{err}");
     /// assert_eq!(world.len(), 2); // all or nothing
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
@@ -425,13 +475,4 @@ impl World {
     pub fn scene_graph_dot(&self) -> String {
         inspect::scene_graph_dot(self)
     }
-}
-
-/// [`World::save`] in a text format, as a string.
-fn save_text(world: &World, format: SaveFormat) -> Result<String, Error> {
-    let bytes = world.save(SaveOptions {
-        format,
-        ..SaveOptions::default()
-    })?;
-    Ok(String::from_utf8(bytes).expect("serde_json writes UTF-8"))
 }

@@ -97,6 +97,18 @@ fn data_error(path: &str, message: impl Into<String>) -> Error {
     }
 }
 
+/// The path of a value inside component `i`'s data at `path`, naming
+/// the component's type: `children[0].components[1](Wheel).data.size`;
+/// `inner` is serde's path inside the data (`size`, `[2]`, or empty).
+pub(crate) fn data_path(path: &str, i: usize, type_name: &str, inner: &str) -> String {
+    let at = join(path, &format!("components[{i}]({type_name}).data"));
+    match inner {
+        "" => at,
+        s if s.starts_with('[') => format!("{at}{s}"),
+        s => format!("{at}.{s}"),
+    }
+}
+
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_owned()
@@ -117,12 +129,20 @@ fn describe(value: &Value) -> &'static str {
 }
 
 impl Blueprint {
-    /// Parses and validates a blueprint.
+    /// Parses and validates a blueprint: everything that does not need a
+    /// world is checked here, so a blueprint that parses fails to spawn
+    /// only for the single rule (two components that are-a one single
+    /// type). Every component's data is read with its type's
+    /// `serde::Deserialize` (defaults filled in, local entity ids checked
+    /// against the tree), except in a variant (`extend`), whose data is a
+    /// patch that its [`BlueprintLibrary`] reads once merged onto the base.
     ///
     /// # Errors
     /// [`Error::Data`] with the JSON path of the first problem: bad JSON,
     /// a wrong field type, an unknown field, a component type no one
-    /// registered (with the nearest name), or nesting deeper than
+    /// registered (with the nearest name), a type without
+    /// `serde::Deserialize`, data its type does not read (the path names
+    /// the type: `components[0](Health).data.hp`), or nesting deeper than
     /// [`MAX_BLUEPRINT_DEPTH`].
     ///
     /// ```
@@ -135,6 +155,8 @@ impl Blueprint {
     /// assert_eq!((bp.id, bp.tag.as_deref()), (Some(7), Some("slime")));
     /// let err = Blueprint::from_json(r#"{"components": [{"type": "Health", "colour": 1}]}"#);
     /// assert!(matches!(err, Err(Error::Data { path, .. }) if path.starts_with("components[0]")));
+    /// let err = Blueprint::from_json(r#"{"components": [{"type": "Health", "data": {"hp": "lots"}}]}"#);
+    /// assert!(matches!(err, Err(Error::Data { path, .. }) if path == "components[0](Health).data.hp"));
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn from_json(json: &str) -> Result<Self, Error> {
@@ -164,9 +186,12 @@ impl Blueprint {
     pub fn from_value(value: &Value) -> Result<Self, Error> {
         let mut blueprint = Self::parse(value, "", 0)?;
         if blueprint.extend.is_none() {
-            // Fills in defaults and notes references; data that does not
-            // read is reported by `check` or at spawn.
-            let _ = blueprint.prepare_data();
+            // Fills in defaults, notes references, and reads every value
+            // with its type's `Deserialize`. A variant's data is a patch:
+            // its library reads it once merged onto the base.
+            blueprint
+                .prepare_data()
+                .map_err(|(path, message)| data_error(&path, message))?;
         }
         Ok(blueprint)
     }
@@ -260,6 +285,7 @@ impl Blueprint {
             components.push(ResolvedComponent {
                 ty,
                 fns: *fns,
+                type_name: &spec.type_name,
                 data: &spec.data,
                 enabled: spec.enabled.unwrap_or(true),
             });
@@ -300,6 +326,8 @@ struct Resolved<'b> {
 struct ResolvedComponent<'b> {
     ty: TypeIdx,
     fns: DeserializeFns,
+    /// The name the blueprint gives the type, for error paths.
+    type_name: &'b str,
     data: &'b Value,
     enabled: bool,
 }
@@ -327,14 +355,7 @@ impl Resolved<'_> {
     }
 
     fn data_error(&self, i: usize, (inner, message): DataErrorParts) -> Error {
-        let mut at = join(&self.path, &format!("components[{i}].data"));
-        if !inner.is_empty() {
-            at = if inner.starts_with('[') {
-                format!("{at}{inner}")
-            } else {
-                format!("{at}.{inner}")
-            };
-        }
+        let at = data_path(&self.path, i, self.components[i].type_name, &inner);
         data_error(&at, message)
     }
 }
@@ -652,7 +673,7 @@ impl BlueprintLibrary {
     /// # Errors
     /// [`Error::Io`] for an unreadable file or directory; [`Error::Data`]
     /// whose path names the file, then (for a data error) the tag, then
-    /// the JSON path, e.g. `slime.json: slime: components[0].data.hp`;
+    /// the JSON path, e.g. `slime.json: slime: components[0](Health).data.hp`;
     /// two files with one tag; a variant of a missing base, or a cycle.
     ///
     /// ```
@@ -669,7 +690,7 @@ impl BlueprintLibrary {
     /// assert_eq!(library.tags().collect::<Vec<_>>(), ["bat", "slime"]);
     /// std::fs::write(dir.join("slime.json"), r#"{"components": [{"type": "Health", "data": {"hp": -1}}]}"#).unwrap();
     /// let err = BlueprintLibrary::load_dir(&dir).unwrap_err().to_string();
-    /// assert!(err.starts_with("slime.json: slime: components[0].data.hp: invalid value"), "{err}");
+    /// assert!(err.starts_with("slime.json: slime: components[0](Health).data.hp: invalid value"), "{err}");
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// assert!(matches!(BlueprintLibrary::load_dir(&dir), Err(Error::Io { .. })));
     /// # Ok::<(), ecs_core::Error>(())
@@ -746,10 +767,12 @@ impl BlueprintLibrary {
     /// assert!(library.insert("crate", first)?.is_none());
     /// assert_eq!(library.insert("crate", second)?.unwrap().id, Some(1));
     /// assert_eq!(library.get("crate").unwrap().id, Some(2));
-    /// let bad = Blueprint::from_json(r#"{"components": [{"type": "Health", "data": {"hp": "x"}}]}"#)?;
-    /// let err = library.insert("slime", bad).unwrap_err().to_string();
-    /// assert!(err.starts_with("slime: components[0].data.hp: invalid type"), "{err}");
-    /// assert!(library.get("slime").is_none());
+    /// let slime = Blueprint::from_json(r#"{"components": [{"type": "Health", "data": {"hp": 3}}]}"#)?;
+    /// library.insert("slime", slime)?;
+    /// let bad = Blueprint::from_json(r#"{"extend": "slime", "components": [{"type": "Health", "data": {"hp": "x"}}]}"#)?;
+    /// let err = library.insert("bad-slime", bad).unwrap_err().to_string();
+    /// assert!(err.starts_with("bad-slime: components[0](Health).data.hp: invalid type"), "{err}");
+    /// assert!(library.get("bad-slime").is_none());
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn insert(

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::component::catalog::component_type;
-use crate::data::blueprint::{Blueprint, BlueprintLibrary, ComponentSpec};
+use crate::data::blueprint::{data_path, Blueprint, BlueprintLibrary, ComponentSpec};
 use crate::data::codec::Stored;
 use crate::data::format::Fmt;
 use crate::data::refs::{with_context, RefContext};
@@ -47,13 +47,16 @@ fn default_json(name: &str) -> Option<Value> {
 
 /// One component's data made ready: read as given (a missing `data` as
 /// `null`, then `{}`), else over its type's `Default` (fields left out take
-/// the default's). Returns the data that reads, or where and why it does
-/// not.
-fn ready(spec: &ComponentSpec) -> Result<Value, (String, String)> {
-    let found = component_type(&spec.type_name).map_err(|e| ("type".to_owned(), e.to_string()))?;
+/// the default's). Returns the data that reads, or where (from the top of
+/// the blueprint: component `i` of the blueprint at `path`) and why it
+/// does not.
+fn ready(spec: &ComponentSpec, path: &str, i: usize) -> Result<Value, (String, String)> {
+    let here = || join(path, &format!("components[{i}]"));
+    let found =
+        component_type(&spec.type_name).map_err(|e| (join(&here(), "type"), e.to_string()))?;
     let fns = crate::data::codec::deserialize_fns(found.ops()).ok_or_else(|| {
         (
-            String::new(),
+            here(),
             format!(
                 "`{}` cannot be read from data: it does not implement `serde::Deserialize`",
                 found.name()
@@ -83,12 +86,7 @@ fn ready(spec: &ComponentSpec) -> Result<Value, (String, String)> {
             return Ok(filled);
         }
     }
-    let at = match inner.as_str() {
-        "" => "data".to_owned(),
-        s if s.starts_with('[') => format!("data{s}"),
-        s => format!("data.{s}"),
-    };
-    Err((at, message))
+    Err((data_path(path, i, &spec.type_name, &inner), message))
 }
 
 impl Blueprint {
@@ -122,13 +120,10 @@ impl Blueprint {
             let mut stack: Vec<(&mut Blueprint, String)> = vec![(self, String::new())];
             while let Some((b, path)) = stack.pop() {
                 for (i, spec) in b.components.iter_mut().enumerate() {
-                    match ready(spec) {
+                    match ready(spec, &path, i) {
                         Ok(data) => spec.data = data,
-                        Err((inner, message)) => {
-                            if first.is_none() {
-                                let here = join(&path, &format!("components[{i}]"));
-                                first = Some((join(&here, &inner), message));
-                            }
+                        Err(error) => {
+                            first.get_or_insert(error);
                         }
                     }
                 }
@@ -146,8 +141,10 @@ impl Blueprint {
     }
 
     /// Checks every component's data against its type now, filling in
-    /// defaults: what [`BlueprintLibrary::insert`] and
-    /// [`BlueprintLibrary::load_dir`] do, for a blueprint made alone.
+    /// defaults. [`Blueprint::from_json`] has done so already, and
+    /// [`BlueprintLibrary::insert`] and [`BlueprintLibrary::load_dir`] do
+    /// it for a variant once merged onto its base; a variant on its own
+    /// cannot be checked (its data is a patch).
     ///
     /// # Errors
     /// [`Error::Data`] with the JSON path of the first value that does not
@@ -158,9 +155,11 @@ impl Blueprint {
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Deserialize)]
     /// struct Health { hp: u32 }
-    /// let bad = Blueprint::from_json(r#"{"tag": "slime", "components": [{"type": "Health", "data": {"hp": "lots"}}]}"#)?;
-    /// let err = bad.check().unwrap_err().to_string();
-    /// assert!(err.starts_with("slime: components[0].data.hp: invalid type"), "{err}");
+    /// let slime = Blueprint::from_json(r#"{"tag": "slime", "components": [{"type": "Health", "data": {"hp": 3}}]}"#)?;
+    /// assert!(slime.check().is_ok());
+    /// let king = Blueprint::from_json(r#"{"tag": "king", "extend": "slime", "components": []}"#)?;
+    /// let err = king.check().unwrap_err().to_string();
+    /// assert!(err.starts_with("king: extend: a variant of `slime`"), "{err}");
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn check(&self) -> Result<(), Error> {
@@ -358,7 +357,7 @@ impl Level {
     /// Reads a level and resolves every instance against `library`.
     ///
     /// # Errors
-    /// [`Error::Data`] with the path (`instances[3].components[0].data.x`)
+    /// [`Error::Data`] with the path (`instances[3].components[0](Position).data.x`)
     /// of the first problem: bad JSON, an instance without `extend` or
     /// naming no blueprint of the library, data that does not read.
     pub fn from_json(json: &str, library: &BlueprintLibrary) -> Result<Level, Error> {

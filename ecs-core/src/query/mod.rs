@@ -155,6 +155,30 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
     pub fn for_each(self, f: impl FnMut(Q::Item<'w>)) {
         self.iter().for_each(f);
     }
+
+    /// How many entities match: the number of items
+    /// [`iter`](Query::iter) yields, filters and `include_inactive`
+    /// included.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// struct Boss;
+    /// let mut world = World::new();
+    /// world.spawn_with((Health(3),))?;
+    /// world.spawn_with((Health(9), Boss))?;
+    /// let asleep = world.spawn_with((Health(1),))?;
+    /// world.entity_mut(asleep)?.kill();
+    /// assert_eq!(world.query::<(&Health,)>().count(), 2);
+    /// assert_eq!(world.query::<(&Health,)>().without::<Boss>().count(), 1);
+    /// assert_eq!(world.query::<(&Health,)>().include_inactive().count(), 3);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn count(&self) -> usize {
+        self.iter().count()
+    }
 }
 
 impl<'w, Q: ReadOnlyQueryData> IntoIterator for Query<'w, Q> {
@@ -180,6 +204,47 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
     pub fn for_each(self, f: impl FnMut(Q::Item<'w>)) {
         self.into_iter().for_each(f);
     }
+
+    /// The matching entities' items, borrowed from the query: the same
+    /// items as `for .. in query`, and the query can be walked again
+    /// afterwards (`for .. in &mut query` says the same).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn_with((Health(1),))?;
+    /// world.spawn_with((Health(2),))?;
+    /// let mut query = world.query_mut::<(&mut Health,)>();
+    /// query.iter().for_each(|(health,)| health.0 *= 10);
+    /// let total: u32 = query.iter().map(|(health,)| health.0).sum();
+    /// assert_eq!(total, 30);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn iter(&mut self) -> QueryIter<'_, Q> {
+        let plan = self.plans.plan_mut(self.storage, Q::TERMS, &self.filters);
+        let source = Source::new_mut(self.storage, plan.segments());
+        QueryIter::new(plan, source, self.entities, self.filters.inactive)
+    }
+
+    /// How many entities match, as [`Query::count`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// struct Frozen;
+    /// let mut world = World::new();
+    /// world.spawn_with((Health(1),))?;
+    /// world.spawn_with((Health(2), Frozen))?;
+    /// assert_eq!(world.query_mut::<(&mut Health,)>().without::<Frozen>().count(), 1);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn count(&mut self) -> usize {
+        self.iter().count()
+    }
 }
 
 impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
@@ -189,6 +254,14 @@ impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
         let plan = self.plans.plan_mut(self.storage, Q::TERMS, &self.filters);
         let source = Source::new_mut(self.storage, plan.segments());
         QueryIter::new(plan, source, self.entities, self.filters.inactive)
+    }
+}
+
+impl<'q, Q: QueryData> IntoIterator for &'q mut QueryMut<'_, Q> {
+    type Item = Q::Item<'q>;
+    type IntoIter = QueryIter<'q, Q>;
+    fn into_iter(self) -> QueryIter<'q, Q> {
+        self.iter()
     }
 }
 

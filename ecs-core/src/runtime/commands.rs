@@ -20,7 +20,7 @@ type Command = Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send + Sync>;
 /// [`World::apply_commands`], and keeps the failures for
 /// [`World::take_command_errors`]. A queue of your own, from
 /// [`Commands::new`], is applied by [`Commands::apply`], which returns its
-/// failures instead.
+/// failures instead, as one [`Error::Commands`] that `?` passes on.
 ///
 /// A change that fails when applied (say, despawning an entity already
 /// gone) does not stop the changes queued after it.
@@ -57,9 +57,10 @@ type Command = Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send + Sync>;
 /// commands.spawn((Bullet,));
 /// commands.insert_resource(Score(0));
 /// assert!(world.is_empty()); // nothing happens until applied
-/// assert!(commands.apply(&mut world).is_empty()); // no change failed
+/// commands.apply(&mut world)?; // every change applied, or the failures returned
 /// assert_eq!(world.len(), 1);
 /// assert!(world.contains_resource::<Score>());
+/// # Ok::<(), ecs_core::Error>(())
 /// ```
 #[derive(Default)]
 pub struct Commands {
@@ -81,8 +82,7 @@ impl Commands {
 
     /// Applies the queued changes to `world` now, first queued first, and
     /// leaves the queue empty. A change that fails does not stop the ones
-    /// after it: the failures are returned, oldest first, and are not kept
-    /// for [`World::take_command_errors`].
+    /// after it.
     ///
     /// This is the same as making those calls on `world` yourself, in
     /// order: changes that hooks queue meanwhile go to the world's queue,
@@ -91,6 +91,10 @@ impl Commands {
     /// applies at once too: that change holds the whole world, with no
     /// column lent out (the world applies its queue after an update's
     /// behaviours have run, never during).
+    ///
+    /// # Errors
+    /// [`Error::Commands`] holding every change's error, oldest first, when
+    /// any failed (they are not kept for [`World::take_command_errors`]).
     ///
     /// # Panics
     /// A panicking change propagates: the changes before it stay applied,
@@ -107,18 +111,22 @@ impl Commands {
     /// commands.despawn(id);
     /// commands.despawn(id); // fails: already gone
     /// commands.spawn((Health(5),)); // still applied
-    /// assert_eq!(commands.apply(&mut world), [Error::NoSuchEntity(id)]);
+    /// let failed = commands.apply(&mut world);
+    /// assert_eq!(failed, Err(Error::Commands { errors: vec![Error::NoSuchEntity(id)] }));
     /// assert!(commands.is_empty());
     /// assert_eq!(world.len(), 1);
     /// ```
-    #[must_use = "the changes that failed are returned here, and nowhere else"]
-    pub fn apply(&mut self, world: &mut World) -> Vec<Error> {
-        let mut failed = Vec::new();
-        let applied = apply_in_order(world, |_| self.pop(), |_, error| failed.push(error));
+    pub fn apply(&mut self, world: &mut World) -> Result<(), Error> {
+        let mut errors = Vec::new();
+        let applied = apply_in_order(world, |_| self.pop(), |_, error| errors.push(error));
         if let Err(panic) = applied {
             resume_unwind(panic);
         }
-        failed
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Commands { errors })
+        }
     }
 
     /// Moves every change of `other` to the end of this queue, leaving
@@ -409,8 +417,9 @@ impl Commands {
     /// let mut commands = Commands::new();
     /// commands.remove_resource::<Paused>();
     /// commands.remove_resource::<Paused>(); // already gone: no error
-    /// assert!(commands.apply(&mut world).is_empty());
+    /// commands.apply(&mut world)?;
     /// assert!(!world.contains_resource::<Paused>());
+    /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn remove_resource<R: Send + Sync + 'static>(&mut self) {
         self.run(|world| {

@@ -144,7 +144,8 @@ impl World {
     /// let mut world = World::new();
     /// world.spawn_with((Moving { speed: 1.0 },))?;
     /// world.spawn_with((AxisMoving { base: Moving { speed: 2.0 }, vertical: true },))?;
-    /// let total: f32 = world.query::<(&Moving,)>().into_iter().map(|(m,)| m.speed).sum();
+    /// let total: f32 = world.query::<(&Moving,)>().iter().map(|(m,)| m.speed).sum();
+    /// assert_eq!(world.query::<(&Moving,)>().count(), 2);
     /// assert_eq!(total, 3.0); // the AxisMoving is-a Moving
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
@@ -176,6 +177,39 @@ impl World {
     /// assert_eq!(world.entity(a)?.get::<Position>().unwrap().0, 1.0);
     /// assert_eq!(world.entity(b)?.get::<Position>().unwrap().0, 0.0);
     /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    ///
+    /// The loop borrows the world, so a structural change inside it
+    /// (`world.despawn(id)`, `add`, `spawn`) does not compile. Queue the
+    /// changes in a [`Commands`](crate::Commands) of your own (or collect
+    /// the ids) and apply them after the loop: `?` on
+    /// [`Commands::apply`](crate::Commands::apply) passes on every change
+    /// that failed, as one [`Error::Commands`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// struct Poisoned;
+    /// # fn main() -> Result<(), Error> {
+    /// let mut world = World::new();
+    /// let weak = world.spawn_with((Health(1), Poisoned))?;
+    /// let strong = world.spawn_with((Health(5), Poisoned))?;
+    /// let mut later = Commands::new();
+    /// for (id, health) in world.query_mut::<(EntityId, &mut Health)>().with::<Poisoned>() {
+    ///     health.0 -= 1;
+    ///     if health.0 == 0 {
+    ///         later.despawn(id); // `world.despawn(id)` here: the world is borrowed
+    ///     } else {
+    ///         later.remove::<Poisoned>(id);
+    ///     }
+    /// }
+    /// later.apply(&mut world)?;
+    /// assert!(!world.contains(weak));
+    /// assert!(!world.entity(strong)?.has::<Poisoned>());
+    /// # Ok(())
+    /// # }
     /// ```
     ///
     /// # Panics

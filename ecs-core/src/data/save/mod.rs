@@ -76,7 +76,7 @@ const FORMAT: &str = "ecs-core/world";
 /// The version this build writes (it reads 1 too).
 const VERSION: u64 = 2;
 
-/// How [`World::save`] writes.
+/// How [`World::save_with`] writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SaveFormat {
@@ -90,23 +90,143 @@ pub enum SaveFormat {
     Binary,
 }
 
-/// What [`World::save`] writes and how.
+/// What a save writes and how: built from [`SaveOptions::json`],
+/// [`SaveOptions::json_pretty`] or [`SaveOptions::binary`], then
+/// [`SaveOptions::dangling`]; [`World::save_with`] takes it (and
+/// [`World::save_json_with`], for JSON as a `String`).
 ///
 /// ```
 /// # use ecs_core::prelude::*;
-/// use ecs_core::{SaveFormat, SaveOptions};
+/// #[derive(Component, serde::Serialize, serde::Deserialize)]
+/// struct Target(Option<EntityId>);
 /// let mut world = World::new();
-/// world.spawn_named("car");
-/// let pretty = world.save(SaveOptions { format: SaveFormat::JsonPretty, ..Default::default() })?;
-/// assert!(String::from_utf8(pretty).unwrap().contains("\n  \"entities\": ["));
+/// let gone = world.spawn();
+/// world.spawn_with((Target(Some(gone)),))?;
+/// world.despawn(gone)?;
+/// let json: String = world.save_json_with(SaveOptions::json().dangling(Dangling::Null))?;
+/// assert!(json.contains(r#"{"type":"Target","data":null}"#));
+/// let pretty = world.save_with(SaveOptions::json_pretty().dangling(Dangling::Null))?;
+/// assert!(pretty.as_text().unwrap().contains("\n  \"entities\": ["));
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
+///
+/// The fields are public, so `SaveOptions { dangling: Dangling::Null,
+/// ..Default::default() }` says the same; the default is
+/// [`SaveOptions::json`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SaveOptions {
     /// JSON, pretty JSON or binary.
     pub format: SaveFormat,
     /// What to do with an id of an entity that is not saved.
     pub dangling: Dangling,
+}
+
+impl SaveOptions {
+    /// Compact JSON, on one line; a reference to an entity that is not
+    /// saved is an error. The default.
+    pub const fn json() -> Self {
+        Self::with_format(SaveFormat::Json)
+    }
+
+    /// JSON indented by two spaces; otherwise as [`SaveOptions::json`].
+    pub const fn json_pretty() -> Self {
+        Self::with_format(SaveFormat::JsonPretty)
+    }
+
+    /// The binary snapshot (MessagePack); otherwise as
+    /// [`SaveOptions::json`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// world.spawn_named("car");
+    /// let saved = world.save_with(SaveOptions::binary())?;
+    /// assert!(saved.as_text().is_none());
+    /// assert!(World::load(saved.as_bytes())?.world.find_by_name("car").is_some());
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub const fn binary() -> Self {
+        Self::with_format(SaveFormat::Binary)
+    }
+
+    /// `format`, and the defaults otherwise: for a format chosen at run
+    /// time.
+    pub const fn with_format(format: SaveFormat) -> Self {
+        SaveOptions {
+            format,
+            dangling: Dangling::Error,
+        }
+    }
+
+    /// These options, with `dangling` saying what a reference to an entity
+    /// that is not saved becomes.
+    #[must_use]
+    pub const fn dangling(mut self, dangling: Dangling) -> Self {
+        self.dangling = dangling;
+        self
+    }
+}
+
+/// A saved world, as [`World::save_with`] returns it: text for the JSON
+/// formats, bytes for the binary one.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// let mut world = World::new();
+/// world.spawn_named("car");
+/// let text = world.save_with(SaveOptions::json())?.into_text().unwrap();
+/// assert!(text.starts_with(r#"{"format":"ecs-core/world""#));
+/// let bytes = world.save_with(SaveOptions::binary())?.into_bytes();
+/// assert!(World::load_binary(&bytes)?.find_by_name("car").is_some());
+/// # Ok::<(), ecs_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// JSON ([`SaveFormat::Json`] or [`SaveFormat::JsonPretty`]).
+    Text(String),
+    /// The binary snapshot ([`SaveFormat::Binary`]).
+    Binary(Vec<u8>),
+}
+
+impl Saved {
+    /// The JSON text; `None` for a binary snapshot.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Saved::Text(text) => Some(text.as_str()),
+            Saved::Binary(_) => None,
+        }
+    }
+
+    /// The JSON text; `None` for a binary snapshot.
+    pub fn into_text(self) -> Option<String> {
+        match self {
+            Saved::Text(text) => Some(text),
+            Saved::Binary(_) => None,
+        }
+    }
+
+    /// The bytes to write to a file, in either format: what
+    /// [`World::load`] reads.
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Saved::Text(text) => text.as_bytes(),
+            Saved::Binary(bytes) => bytes.as_slice(),
+        }
+    }
+
+    /// The bytes to write to a file, in either format.
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Saved::Text(text) => text.into_bytes(),
+            Saved::Binary(bytes) => bytes,
+        }
+    }
+}
+
+impl AsRef<[u8]> for Saved {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
 }
 
 /// A loaded world and the new ids of its entities by saved id.
@@ -126,17 +246,22 @@ fn bad(path: impl Into<String>, message: impl Into<String>) -> Error {
     }
 }
 
-/// `world`, saved as `options` say (see [`World::save`]).
-pub(crate) fn save(world: &World, options: SaveOptions) -> Result<Vec<u8>, Error> {
+/// `world`, saved as `options` say (see [`World::save_with`]).
+pub(crate) fn save(world: &World, options: SaveOptions) -> Result<Saved, Error> {
     let plan = Plan::of(world);
     let context = plan.ref_context(world, options.dangling);
     let n = plan.order.len();
     let (saved, _) = with_context(context, || match options.format {
-        SaveFormat::Json => write::write(world, &plan, JsonEncoder::new(false, n)),
-        SaveFormat::JsonPretty => write::write(world, &plan, JsonEncoder::new(true, n)),
-        SaveFormat::Binary => write::write(world, &plan, BinaryEncoder::new(n)),
+        SaveFormat::Json => write::write(world, &plan, JsonEncoder::new(false, n)).map(text),
+        SaveFormat::JsonPretty => write::write(world, &plan, JsonEncoder::new(true, n)).map(text),
+        SaveFormat::Binary => write::write(world, &plan, BinaryEncoder::new(n)).map(Saved::Binary),
     });
     saved
+}
+
+/// JSON bytes as the text they are.
+fn text(bytes: Vec<u8>) -> Saved {
+    Saved::Text(String::from_utf8(bytes).expect("the JSON encoder writes UTF-8"))
 }
 
 /// A new world from a save in `format`, or, without one, in the format
