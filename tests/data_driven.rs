@@ -281,8 +281,9 @@ fn a_long_entity_from_data_is_cleared_in_one_move() {
     assert_eq!(e.get_all::<Collider>().count(), 300);
     assert_eq!(e.remove_all::<Collider>(), 300);
     assert!(e.is_empty());
-    // Straight to the empty layout: no table per intermediate length.
-    assert_eq!(world.table_count(), tables);
+    // Straight to the empty layout: no table per intermediate length (and
+    // the table the entity left is given back).
+    assert!(world.table_count() <= tables);
     assert_eq!(world.iter::<Collider>().count(), 0);
 }
 

@@ -118,3 +118,84 @@ fn queries_and_bundles_see_tables_as_they_are_after_reclaiming() {
     }
     assert!(world.table_count() <= BOUND);
 }
+
+/// An entity that gathered a thousand components one `add` at a time, then
+/// goes (despawned, or stripped of everything): the tables it walked
+/// through are given back as it goes, not at some later call. (Each of
+/// those tables holds a segment per component: about 9 MiB for 1,000.)
+#[test]
+fn a_world_gives_back_an_entitys_tables_when_the_entity_goes() {
+    let mut world = World::new();
+    world.spawn_with((Position(7), Velocity(1))).unwrap();
+    let before = world.table_count();
+    for how in ["despawn", "detach_all", "remove_all", "despawn_command"] {
+        let gatherer = world.spawn();
+        for i in 0..1_000 {
+            world.entity_mut(gatherer).unwrap().add(Hit(i)).unwrap();
+        }
+        assert!(world.table_count() > before, "{how}");
+        match how {
+            "despawn" => world.despawn(gatherer).unwrap(),
+            "detach_all" => assert_eq!(world.entity_mut(gatherer).unwrap().detach_all(), 1_000),
+            "remove_all" => {
+                assert_eq!(
+                    world.entity_mut(gatherer).unwrap().remove_all::<Hit>(),
+                    1_000
+                );
+            }
+            _ => {
+                world.commands().despawn(gatherer);
+                world.apply_commands();
+            }
+        }
+        assert_eq!(
+            world.table_count(),
+            before,
+            "{how}: only the tables still in use are held"
+        );
+        if world.contains(gatherer) {
+            world.despawn(gatherer).unwrap();
+        }
+    }
+    // Walking back down one `remove` at a time gives back all but the few
+    // small tables emptied last, whatever the walk's length.
+    let gatherer = world.spawn();
+    for i in 0..1_000 {
+        world.entity_mut(gatherer).unwrap().add(Hit(i)).unwrap();
+    }
+    let mut e = world.entity_mut(gatherer).unwrap();
+    while e.remove::<Hit>().is_some() {}
+    assert!(
+        world.table_count() <= before + 16,
+        "{}",
+        world.table_count()
+    );
+}
+
+/// Adding and removing a component in a loop does not make and reclaim a
+/// table each time, even on an entity holding hundreds of components: the
+/// table it leaves stays until empty tables weigh more than those in use.
+#[test]
+fn an_add_remove_loop_keeps_its_tables() {
+    let mut world = World::new();
+    world.spawn_with((Position(7),)).unwrap();
+    let e = world.spawn();
+    for i in 0..300 {
+        world.entity_mut(e).unwrap().add(Hit(i)).unwrap();
+    }
+    let mut steady = 0;
+    for round in 0..100 {
+        world.entity_mut(e).unwrap().add(Velocity(round)).unwrap();
+        assert_eq!(
+            world.entity_mut(e).unwrap().remove::<Velocity>(),
+            Some(Velocity(round))
+        );
+        if round == 3 {
+            steady = world.table_count();
+        }
+        if round > 3 {
+            assert_eq!(world.table_count(), steady, "round {round}");
+        }
+    }
+    assert_eq!(world.entity(e).unwrap().get_all::<Hit>().count(), 300);
+}

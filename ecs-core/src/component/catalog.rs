@@ -356,21 +356,65 @@ pub fn component_type(name: &str) -> Result<ComponentType, Error> {
     }
 }
 
+/// Names longer than this (in bytes) get no suggestion: no registered
+/// name is that long, and a typo of one is not either. Checked before
+/// anything else, so refusing a name of any length costs no more than
+/// copying it into the error.
+const SUGGEST_MAX_LEN: usize = 256;
+
+/// The most edit-distance table cells one refusal computes: a catalog of
+/// many long names cannot make a suggestion expensive either. Typos of
+/// real names take a few hundred cells per candidate.
+const SUGGEST_BUDGET: usize = 1 << 20;
+
 /// The registered name nearest to `name` by edit distance, if any is close.
 fn closest(name: &str) -> Option<&'static str> {
-    let lower = name.to_lowercase();
-    by_name()
-        .keys()
-        .map(|&candidate| (edit_distance(&lower, &candidate.to_lowercase()), candidate))
-        .filter(|&(d, candidate)| d <= candidate.len().max(name.len()) / 3 + 1)
-        .min()
-        .map(|(_, candidate)| candidate)
+    let catalog = by_name();
+    suggest(name, catalog.keys().copied(), &mut 0)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
+/// The candidate nearest to `name` by edit distance (case aside), if one
+/// is within a third of the longer name's length (plus one); ties go to the
+/// first in byte order. Adds to `work` the table cells it computed, never
+/// past [`SUGGEST_BUDGET`]: a candidate whose length alone puts it out of
+/// reach costs none, and neither does a name over [`SUGGEST_MAX_LEN`].
+fn suggest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    work: &mut usize,
+) -> Option<&'a str> {
+    if name.len() > SUGGEST_MAX_LEN {
+        return None;
+    }
+    let lower: Vec<char> = name.chars().flat_map(char::to_lowercase).collect();
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        let limit = candidate.len().max(name.len()) / 3 + 1;
+        let other_len = candidate.chars().flat_map(char::to_lowercase).count();
+        // The distance is at least the difference in length.
+        if lower.len().abs_diff(other_len) > limit {
+            continue;
+        }
+        let other: Vec<char> = candidate.chars().flat_map(char::to_lowercase).collect();
+        let cells = (lower.len() + 1) * (other.len() + 1);
+        if *work + cells > SUGGEST_BUDGET {
+            break;
+        }
+        let Some(d) = edit_distance_within(&lower, &other, limit, work) else {
+            continue;
+        };
+        if best.is_none_or(|b| (d, candidate) < b) {
+            best = Some((d, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+/// The edit distance between `a` and `b` when it is at most `limit`,
+/// stopping at the first row past it; adds the cells computed to `work`.
+fn edit_distance_within(a: &[char], b: &[char], limit: usize, work: &mut usize) -> Option<usize> {
     let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for (i, &ca) in a.iter().enumerate() {
         let mut prev = row[0];
         row[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
@@ -378,6 +422,68 @@ fn edit_distance(a: &str, b: &str) -> usize {
             row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
             prev = cur;
         }
+        *work += b.len() + 1;
+        // Every later row is at least this row's least value.
+        if row.iter().min().is_some_and(|&least| least > limit) {
+            return None;
+        }
     }
-    row[b.len()]
+    Some(row[b.len()]).filter(|&d| d <= limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{suggest, SUGGEST_BUDGET};
+
+    const CATALOG: [&str; 4] = ["Health", "Position", "Velocity", "collider"];
+
+    #[test]
+    fn typos_still_get_their_suggestion() {
+        let mut work = 0;
+        assert_eq!(suggest("Helth", CATALOG, &mut work), Some("Health"));
+        assert_eq!(suggest("positon", CATALOG, &mut work), Some("Position"));
+        assert_eq!(suggest("COLLIDER", CATALOG, &mut work), Some("collider"));
+        assert_eq!(suggest("Zebra", CATALOG, &mut work), None);
+        assert!(work > 0);
+    }
+
+    #[test]
+    fn a_huge_name_is_refused_without_any_work() {
+        let huge = "x".repeat(400 * 1024);
+        let mut work = 0;
+        assert_eq!(suggest(&huge, CATALOG, &mut work), None);
+        // Also when a candidate is as long: the name is not looked at.
+        let long: &str = &huge;
+        assert_eq!(suggest(&huge, [long], &mut work), None);
+        assert_eq!(work, 0);
+    }
+
+    #[test]
+    fn names_far_longer_than_every_candidate_cost_nothing() {
+        let mut work = 0;
+        for i in 0..10_000 {
+            let name = format!("{i:0>200}");
+            assert_eq!(suggest(&name, CATALOG, &mut work), None);
+        }
+        assert_eq!(work, 0, "each candidate is out of reach by length alone");
+    }
+
+    #[test]
+    fn the_work_per_refusal_is_capped() {
+        // A catalog of many long, similar names: the worst case for a
+        // name just under the length bound.
+        let names: Vec<String> = (0..10_000).map(|i| format!("{i:a>250}")).collect();
+        let catalog: Vec<&str> = names.iter().map(String::as_str).collect();
+        let name = "b".repeat(250);
+        let mut work = 0;
+        suggest(&name, catalog.iter().copied(), &mut work);
+        assert!(work <= SUGGEST_BUDGET, "{work}");
+        // A near miss is still found when the work allows.
+        let mut work = 0;
+        let near = format!("{:a>249}", 7);
+        assert_eq!(
+            suggest(&near, catalog[..10].iter().copied(), &mut work),
+            Some(catalog[7])
+        );
+    }
 }

@@ -156,8 +156,10 @@ pub(crate) fn despawn(world: &mut World, id: EntityId) -> Result<(), Error> {
     }
     let subtree = world.hierarchy().subtree(id.index);
     for &index in subtree.iter().rev() {
-        world.despawn_one(index, true);
+        world.take_out_one(index, true);
     }
+    // The whole subtree is gone before any of its values is dropped.
+    world.empty_trash();
     world.reclaim_tables();
     Ok(())
 }

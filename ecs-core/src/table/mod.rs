@@ -220,13 +220,43 @@ impl Storage {
 
     /// Drops the values waiting in the columns' trash: called once the world
     /// is consistent again, so a panicking `Drop` cannot leave it half
-    /// updated.
+    /// updated. When one panics, every other value waiting is still
+    /// dropped (once) before the panic goes on, as a slice's values are.
     pub fn empty_trash(&mut self) {
+        if self.trashed.is_empty() {
+            return;
+        }
+        let mut rest = TrashRest {
+            columns: &mut self.columns,
+            trashed: &mut self.trashed,
+        };
+        rest.run();
+    }
+}
+
+/// The columns whose trash still holds values: emptied by
+/// [`TrashRest::run`], and by its own `Drop` when a value's `Drop` panics,
+/// so the other columns' values are dropped while the panic unwinds.
+struct TrashRest<'a> {
+    columns: &'a mut [Option<Column>],
+    trashed: &'a mut Vec<TypeIdx>,
+}
+
+impl TrashRest<'_> {
+    fn run(&mut self) {
         // `pop` keeps the buffer's capacity: no allocation per removal.
+        // A column is taken off the list before its trash is emptied: one
+        // whose `clear` panics has dropped all its values anyway.
         while let Some(ty) = self.trashed.pop() {
             if let Some(column) = self.columns[ty.index()].as_mut() {
                 column.trash.clear();
             }
         }
+    }
+}
+
+impl Drop for TrashRest<'_> {
+    fn drop(&mut self) {
+        self.run();
     }
 }

@@ -21,9 +21,8 @@ impl Storage {
         let target = &mut self.tables.list[table.index()];
         let row = RowId::from_index(target.owners.len());
         if row.index() == 0 && table != EMPTY_TABLE {
-            self.tables.empty -= 1;
+            self.tables.empty_weight -= target.weight();
         }
-        let target = &mut self.tables.list[table.index()];
         target.owners.push(index);
         let slot = entities.slot_mut(index);
         target.inactive += u32::from(!slot.is_active());
@@ -88,7 +87,7 @@ impl Storage {
             entities.slot_mut(moved).row = row;
         }
         if source.owners.is_empty() && table != EMPTY_TABLE {
-            self.tables.empty += 1;
+            self.tables.empty_weight += source.weight();
         }
     }
 
@@ -140,7 +139,7 @@ impl Storage {
         source.owners.pop();
         source.inactive -= u32::from(!entities.slot(index).is_active());
         if source.owners.is_empty() && table != EMPTY_TABLE {
-            self.tables.empty += 1;
+            self.tables.empty_weight += source.weight();
         }
         self.enter_table(entities, index, EMPTY_TABLE);
     }

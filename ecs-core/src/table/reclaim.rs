@@ -2,20 +2,33 @@
 //! sequence of component types an entity passes through, so an entity that
 //! gathers `multiple` components one `add` at a time leaves a trail of
 //! tables behind it, each as long as the entity was then. Reclaiming the
-//! empty ones once enough have piled up keeps the storage proportional to
-//! what the world holds now, not to everything it ever held.
+//! empty ones once they weigh more than the tables in use keeps the
+//! storage proportional to what the world holds now, not to everything it
+//! ever held.
 
 use crate::entity::{SegId, TableId, TypeIdx};
 use crate::table::tables::{FirstIsa, Table, EMPTY_TABLE};
 use crate::table::Storage;
 
-/// Empty tables are reclaimed once there are more of them than this and
-/// more than tables in use: rare enough that the scans it takes are paid
-/// for by the tables made since, soon enough that the memory they hold
-/// stays within a constant factor of what the world uses.
-const RECLAIM_AFTER: usize = 64;
+/// Empty tables are reclaimed once they weigh (one per table, one per
+/// segment) more than this plus the tables in use. The scan a reclaim
+/// takes is proportional to the tables and segments there are, so it is
+/// paid for by the moves that emptied that weight (a move of an entity
+/// costs its component count); the slack keeps a loop that adds and
+/// removes a component from making and reclaiming a table each time; and
+/// the memory empty tables hold stays within a constant of what the world
+/// uses, so a world that empties gives back what it held at once.
+const RECLAIM_AFTER: usize = 128;
 
 impl Storage {
+    /// Whether the empty tables weigh enough to reclaim them: one
+    /// comparison, checked wherever a table may have emptied.
+    #[inline]
+    fn worth_reclaiming(&self) -> bool {
+        let in_use = self.tables.weight - self.tables.empty_weight;
+        self.tables.empty_weight > RECLAIM_AFTER + in_use
+    }
+
     /// Reclaims every empty table (the empty layout's aside) once enough
     /// have piled up, with their segments; `true` when some were, which
     /// invalidates every table and segment id held outside the storage but
@@ -23,11 +36,14 @@ impl Storage {
     ///
     /// The caller holds no other table or segment id, and no segment is
     /// lent out (checked: nothing is reclaimed then).
+    #[inline]
     pub fn reclaim_empty_tables(&mut self) -> bool {
-        let in_use = self.tables.len() - self.tables.vacant.len();
-        if self.tables.empty <= RECLAIM_AFTER.max(in_use - self.tables.empty) {
-            return false;
-        }
+        self.worth_reclaiming() && self.reclaim_now()
+    }
+
+    /// [`Storage::reclaim_empty_tables`] past its threshold.
+    #[cold]
+    fn reclaim_now(&mut self) -> bool {
         if self.columns.iter().flatten().any(|c| c.lent) {
             return false;
         }
@@ -40,6 +56,7 @@ impl Storage {
             }
             reclaimed[i] = true;
             let gone = std::mem::replace(table, Table::vacant());
+            self.tables.weight -= gone.weight();
             for place in gone.layout.iter() {
                 freed_segments[place.seg.index()] = true;
             }
@@ -48,7 +65,7 @@ impl Storage {
             forget_in_isa_index(&mut self.first, &self.types, &types, id);
             self.tables.vacant.push(id);
         }
-        self.tables.empty = 0;
+        self.tables.empty_weight = 0;
         self.tables.epoch += 1;
         // Moves cached towards a reclaimed table would land in a vacant slot.
         for table in self.tables.list.iter_mut() {

@@ -67,8 +67,13 @@ pub(crate) struct Tables {
     /// Slots of `list` whose tables were reclaimed, reused by the next
     /// tables made (see [`Storage::reclaim_empty_tables`]).
     pub(super) vacant: Vec<TableId>,
-    /// How many tables in use, the empty layout's aside, hold no entity.
-    pub(super) empty: usize,
+    /// The weight of the tables in use, the empty layout's aside: one per
+    /// table and one per segment (see [`Table::weight`]), what their
+    /// memory is proportional to.
+    pub(super) weight: usize,
+    /// The weight of those that hold no entity: what reclaiming would give
+    /// back.
+    pub(super) empty_weight: usize,
     /// Changes whenever a table id stops naming the table it named (a
     /// table reclaimed or its slot reused), so what was derived from ids
     /// (query plans) is rebuilt rather than updated.
@@ -87,7 +92,8 @@ impl Default for Tables {
             list: vec![Table::vacant()],
             by_layout,
             vacant: Vec::new(),
-            empty: 0,
+            weight: 0,
+            empty_weight: 0,
             epoch: 0,
         }
     }
@@ -105,6 +111,13 @@ impl Table {
             adding: Vec::new(),
             removing: Vec::new(),
         }
+    }
+
+    /// What the table counts for in [`Tables::weight`]: the table itself
+    /// and each of its segments.
+    #[inline]
+    pub(super) fn weight(&self) -> usize {
+        1 + self.layout.len()
     }
 
     /// Component types in insertion order, each with its segment.
@@ -328,7 +341,9 @@ impl Storage {
             removing: Vec::new(),
         };
         self.tables.by_layout.insert(types.into(), table);
-        self.tables.empty += 1;
+        let weight = self.tables.list[table.index()].weight();
+        self.tables.weight += weight;
+        self.tables.empty_weight += weight;
         table
     }
 

@@ -221,8 +221,9 @@ impl World {
             Ok(Ok(())) => Ok(ids),
             Ok(Err(error)) => {
                 for id in ids {
-                    self.despawn_one(id.index, true);
+                    self.take_out_one(id.index, true);
                 }
+                self.empty_trash();
                 self.reclaim_tables();
                 self.extensions.roll_back(&queued);
                 Err(error)
@@ -233,10 +234,12 @@ impl World {
             Err(panic) => {
                 for id in ids {
                     if self.contains(id) {
-                        self.despawn_one(id.index, false);
+                        self.take_out_one(id.index, false);
                     }
                 }
                 self.extensions.roll_back(&queued);
+                // A `Drop` panicking now gives way to the panic on its way.
+                let _ = catch_unwind(AssertUnwindSafe(|| self.empty_trash()));
                 resume_unwind(panic)
             }
         }

@@ -401,7 +401,11 @@ impl<'w> EntityMut<'w> {
     /// ```
     pub fn remove<T: Component>(&mut self) -> Option<T> {
         self.world.reclaim_tables();
-        self.world.remove_exact::<T>(self.id.index)
+        let removed = self.world.remove_exact::<T>(self.id.index);
+        // The table the entity left may have emptied: given back now, not
+        // at some later call, once empty tables weigh enough.
+        self.world.reclaim_tables();
+        removed
     }
 
     /// The world the entity lives in.

@@ -133,6 +133,7 @@ impl World {
     /// starts or ends, holding no table id: an entity that gathers
     /// components one at a time, or many layouts that came and went, then
     /// leave no memory behind.
+    #[inline]
     pub(crate) fn reclaim_tables(&mut self) {
         if self.storage.reclaim_empty_tables() {
             self.bundle_tables.clear();

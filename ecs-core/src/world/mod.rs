@@ -133,6 +133,14 @@ impl World {
     /// Despawns the live entity in slot `index`, whose children are gone;
     /// without `hooks` for taking back entities whose attach hooks never ran.
     pub(crate) fn despawn_one(&mut self, index: EntityIndex, hooks: bool) {
+        self.take_out_one(index, hooks);
+        self.storage.empty_trash();
+    }
+
+    /// [`World::despawn_one`] leaving the entity's values in the trash:
+    /// for loops that despawn several entities, which empty the trash once
+    /// all are gone, so a panicking `Drop` cannot stop the loop half way.
+    pub(crate) fn take_out_one(&mut self, index: EntityIndex, hooks: bool) {
         // Rows move into the trash first; values are dropped only once the
         // world is consistent, so a panicking `Drop` cannot leave a
         // half-despawned entity behind.
@@ -146,7 +154,6 @@ impl World {
         if let Some(layers) = self.layers.get_mut(index.index()) {
             *layers = DEFAULT_LAYERS;
         }
-        self.storage.empty_trash();
     }
 
     /// `true` when `id` names a live entity of this world.
@@ -229,9 +236,11 @@ impl World {
 
     /// How many tables the world holds, the empty layout's included: one
     /// per distinct sequence of component types an entity holds or held
-    /// lately. Tables no entity uses are reclaimed once more of them than
-    /// in use have piled up (and at least 64), so the count stays within a
-    /// constant factor of the layouts in use, however many came and went.
+    /// lately. Tables no entity uses are reclaimed, when an operation
+    /// empties one, once they weigh (a table and its segments) more than
+    /// those in use plus a small constant: the count and the memory stay
+    /// within a constant factor of the layouts in use, however many came
+    /// and went, and a world whose entities go gives their tables back.
     ///
     /// ```
     /// # use ecs_core::prelude::*;

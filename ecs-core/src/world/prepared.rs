@@ -115,8 +115,9 @@ impl World {
     /// (their attach hooks never ran).
     pub(crate) fn take_back(&mut self, created: &[EntityId]) {
         for &id in created.iter().rev() {
-            self.despawn_one(id.index, false);
+            self.take_out_one(id.index, false);
         }
+        self.empty_trash();
     }
 
     /// The second half of every spawn from data: adds missing required

@@ -10,6 +10,9 @@ impl World {
     /// holds, last first; returns how many. Their detach hooks all run
     /// before anything is removed; user `Drop` code runs only after the
     /// world is consistent again.
+    /// A table the entity leaves empty is given back at once when empty
+    /// tables weigh enough (see [`World::reclaim_tables`]); the caller
+    /// holds no table id.
     pub(crate) fn remove_where(
         &mut self,
         index: EntityIndex,
@@ -21,6 +24,7 @@ impl World {
             .collect();
         self.fire_removal_hooks_at(index, &doomed);
         self.remove_positions(index, &doomed);
+        self.reclaim_tables();
         doomed.len()
     }
 

@@ -567,19 +567,61 @@ impl BlobVec {
     }
 
     /// Drops every value. When a value's `Drop` panics, the values after it
-    /// are leaked (never dropped twice) and the array is left empty.
+    /// are still dropped (as a slice's are), each once, and the array is
+    /// left empty; a second panic while doing so aborts, as it does for a
+    /// slice.
     pub fn clear(&mut self) {
         let len = self.len;
         // First forget the values, so a panic below cannot reach them again.
         self.len = 0;
-        if let Some(drop) = self.ty.drop {
-            for row in 0..len {
-                // SAFETY: rows below the old `len` held valid values that
-                // the array no longer counts, each dropped once here; the
-                // offset stays inside the allocation.
-                unsafe { drop(self.ptr.as_ptr().add(row * self.size())) };
-            }
+        let Some(drop) = self.ty.drop else {
+            return;
+        };
+        let mut rest = DropRest {
+            base: self.ptr.as_ptr(),
+            size: self.size(),
+            next: 0,
+            len,
+            drop,
+        };
+        rest.run();
+    }
+}
+
+/// The values of rows `next..len` of a [`BlobVec`]'s allocation, which the
+/// array no longer counts: dropped by [`DropRest::run`], and by its own
+/// `Drop` when one of them panics, so the rest are dropped while the panic
+/// unwinds.
+struct DropRest {
+    base: *mut u8,
+    size: usize,
+    next: usize,
+    len: usize,
+    drop: unsafe fn(*mut u8),
+}
+
+impl DropRest {
+    fn run(&mut self) {
+        while self.next < self.len {
+            let row = self.next;
+            // Counted as dropped before its `Drop` runs: one that panics
+            // is not dropped again.
+            self.next += 1;
+            // SAFETY: rows below `len` held valid values that the array no
+            // longer counts; each row is handed to `drop` once, since
+            // `next` moves past it first. The offset stays inside the
+            // allocation, which outlives this (the array frees it only
+            // after `clear` returns or unwinds).
+            unsafe { (self.drop)(self.base.add(row * self.size)) };
         }
+    }
+}
+
+impl Drop for DropRest {
+    fn drop(&mut self) {
+        // Nothing left after a `run` that returned; after one that
+        // panicked, the rows past the one that panicked.
+        self.run();
     }
 }
 
