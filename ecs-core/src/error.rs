@@ -347,6 +347,7 @@ impl Error {
             Error::DanglingEntity { .. } => "DanglingEntity",
             Error::UnknownEntity { .. } => "UnknownEntity",
             Error::Io { .. } => "Io",
+            Error::Commands { .. } => "Commands",
         }
     }
 }
