@@ -139,6 +139,9 @@ impl Behaviour for Radio {
 /// What a program's `main` returns: its `Err` is printed with `Debug`.
 type MainResult = Result<(), Box<dyn std::error::Error>>;
 
+/// A program, the start of what its `Err` prints, and its advice.
+type Case = (fn() -> MainResult, &'static str, &'static str);
+
 fn touch_despawned() -> MainResult {
     let mut world = World::new();
     let id = world.spawn();
@@ -185,7 +188,7 @@ fn attempt_failed() -> MainResult {
 
 #[test]
 fn debug_carries_the_display_sentence_for_a_main_that_returns_result() {
-    let cases: [(fn() -> MainResult, &str, &str); 5] = [
+    let cases: [Case; 5] = [
         (
             touch_despawned,
             "NoSuchEntity: no entity 0v0 in this world",
@@ -249,12 +252,13 @@ impl Behaviour for Steer {
 impl UpdateWith<Velocity> for Steer {
     fn update_with(&mut self, ctx: &mut Context<'_>, velocity: &mut Velocity, _: f32) {
         velocity.0 += 1.0;
-        let mut saw = Vec::new();
-        saw.push(ctx.query_mut::<(&Velocity,)>().err().unwrap().to_string());
-        saw.push(ctx.try_get::<Velocity>().err().unwrap().to_string());
-        saw.push(ctx.query_mut::<(&Steer,)>().err().unwrap().to_string());
-        saw.push(ctx.try_get::<Steer>().err().unwrap().to_string());
-        saw.push(ctx.try_get::<Fuel>().err().unwrap().to_string());
+        let saw = vec![
+            ctx.query_mut::<(&Velocity,)>().err().unwrap().to_string(),
+            ctx.try_get::<Velocity>().err().unwrap().to_string(),
+            ctx.query_mut::<(&Steer,)>().err().unwrap().to_string(),
+            ctx.try_get::<Steer>().err().unwrap().to_string(),
+            ctx.try_get::<Fuel>().err().unwrap().to_string(),
+        ];
         *STEER_SAW.lock().unwrap() = saw;
     }
 }
