@@ -281,6 +281,9 @@ pub mod __private {
     pub use crate::storage::raw::LinkedEntry;
     pub use crate::storage::raw::{Lanes, Strided, StridedMut};
     pub use crate::storage::ErasedType;
+    pub use crate::world::read_only::{
+        AddNeedsEntityMut, GetMutNeedsEntityMut, RemoveNeedsEntityMut,
+    };
     pub use core::any::{Any, TypeId};
     #[cfg(all(feature = "catalog", not(linked_catalog)))]
     pub use inventory;

@@ -632,6 +632,15 @@ fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, level: usize, hook: 
 /// assert_eq!(*LOG.lock().unwrap(), ["physics", "render"]);
 /// # Ok::<(), ecs_core::Error>(())
 /// ```
+///
+/// One type is a one-element tuple: `set_update_order::<(Physics,)>()`.
+// Reached when no tuple impl applies, most often one type without the
+// tuple; a tuple of a type that is not a behaviour fails on `Behaviour`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tuple of behaviour types: `set_update_order` takes a tuple, even for one type",
+    label = "write `({Self},)`: one type is a one-element tuple",
+    note = "write `world.set_update_order::<({Self},)>()`, with the comma; for several types, `world.set_update_order::<(First, Second)>()`, at most 16"
+)]
 pub trait UpdateOrder {
     #[doc(hidden)]
     fn __register(world: &mut World, out: &mut Vec<TypeIdx>);

@@ -8,6 +8,7 @@ pub(crate) mod instance;
 pub(crate) mod lookup;
 pub(crate) mod prepared;
 pub(crate) mod query;
+pub(crate) mod read_only;
 pub(crate) mod removal;
 pub(crate) mod require;
 pub(crate) mod state;
