@@ -19,6 +19,9 @@ use crate::{Component, Error};
 )]
 pub trait GetMutNeedsEntityMut {
     /// Never called: no type implements the trait.
+    // The signature mirrors `EntityMut::get_mut` for the reader; nothing
+    // can ever hand out a `&mut` through it.
+    #[allow(clippy::mut_from_ref)]
     fn get_mut<T>(&self) -> Option<&mut T>;
 }
 
@@ -31,6 +34,8 @@ pub trait GetMutNeedsEntityMut {
 )]
 pub trait AddNeedsEntityMut {
     /// Never called: no type implements the trait.
+    // As `get_mut` above: a signature no call can reach.
+    #[allow(clippy::mut_from_ref)]
     fn add<C>(&self, component: C) -> Result<&mut C, Error>;
 }
 
