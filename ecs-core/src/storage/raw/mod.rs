@@ -607,11 +607,11 @@ impl DropRest {
             // Counted as dropped before its `Drop` runs: one that panics
             // is not dropped again.
             self.next += 1;
-            // SAFETY: rows below `len` held valid values that the array no
-            // longer counts; each row is handed to `drop` once, since
-            // `next` moves past it first. The offset stays inside the
-            // allocation, which outlives this (the array frees it only
-            // after `clear` returns or unwinds).
+            // Rows below `len` held valid values that the array no longer
+            // counts; `next` moves past each row before it is handed on, and
+            // the array frees the allocation only after `clear` returns or
+            // unwinds.
+            // SAFETY: row `row` is a valid value dropped exactly once, at an offset inside the live allocation (see above).
             unsafe { (self.drop)(self.base.add(row * self.size)) };
         }
     }
