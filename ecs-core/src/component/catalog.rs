@@ -93,7 +93,7 @@ pub struct ComponentType {
 impl ComponentType {
     /// The stable name (`#[component(name = "...")]` or the identifier).
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component)]
     /// #[component(name = "hp")]
@@ -107,7 +107,7 @@ impl ComponentType {
 
     /// Whether an entity may hold several.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component)]
     /// #[component(multiple)]
@@ -124,7 +124,7 @@ impl ComponentType {
 
     /// The Rust type's module path and identifier, for messages.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component)]
     /// #[component(name = "hp")]
@@ -139,7 +139,7 @@ impl ComponentType {
 
     /// The key stack: this type first, then its ancestors.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component)]
     /// struct Moving;
@@ -244,7 +244,7 @@ fn by_name() -> std::sync::RwLockReadGuard<'static, ByName> {
 /// needed without the `catalog` feature (with it, every non-generic
 /// derived type is there from the start); a generic type stays by-type.
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # use ecs_core::prelude::*;
 /// #[derive(Component, Default)]
 /// struct Health(u32);
@@ -332,7 +332,7 @@ pub fn name_conflicts() -> Vec<(&'static str, Vec<&'static str>)> {
 /// [`Error::UnknownComponent`] (with the closest registered name) or
 /// [`Error::AmbiguousName`] when two types claim the name.
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # use ecs_core::prelude::*;
 /// #[derive(Component)]
 /// struct Health(u32);

@@ -54,7 +54,7 @@ impl World {
     /// cannot hold (an `f32` infinity is written `1e+39`, which reads back
     /// as infinity; the binary format keeps every float as it is).
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
     /// struct Turret { target: Option<EntityId>, heat: f32 }
@@ -99,7 +99,7 @@ impl World {
     /// # Errors
     /// As [`World::save_with`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize)]
     /// struct Target(Option<EntityId>);
@@ -128,7 +128,7 @@ impl World {
     /// # Errors
     /// As [`World::save_with`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
     /// struct Health(u32);
@@ -170,7 +170,7 @@ impl World {
     /// # Errors
     /// As [`World::save_with`] (NaN and infinity are kept).
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize)]
     /// struct Speed(f32);
@@ -224,7 +224,7 @@ impl World {
     /// line and column); [`Error::UnknownEntity`] for a reference past the
     /// file's last entity. Nothing is returned half-loaded.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize)]
     /// struct Health(u32);
@@ -248,7 +248,7 @@ impl World {
     /// # Errors
     /// As [`World::load`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize)]
     /// struct Health(u32);
@@ -290,7 +290,7 @@ impl World {
     /// # Errors
     /// As [`World::load`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize)]
     /// struct Health(u32);
@@ -318,7 +318,7 @@ impl World {
     /// rest); a value whose `Deserialize` fails this time, with the path
     /// and type as there.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Deserialize)]
     /// struct Wheel { size: u32 }
@@ -347,7 +347,7 @@ impl World {
     /// # Errors
     /// As [`World::spawn_blueprint`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Deserialize)]
     /// struct Health { hp: u32 }

@@ -33,7 +33,7 @@ use crate::{EntityId, Error};
 
 /// A parsed, validated blueprint: every component type name resolved.
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # use ecs_core::prelude::*;
 /// #[derive(Component, serde::Deserialize)]
 /// struct Health { hp: u32 }
@@ -145,7 +145,7 @@ impl Blueprint {
     /// the type: `components[0](Health).data.hp`), or nesting deeper than
     /// [`MAX_BLUEPRINT_DEPTH`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Deserialize)]
     /// struct Health { hp: u32 }
@@ -170,7 +170,7 @@ impl Blueprint {
     /// # Errors
     /// As [`Blueprint::from_json`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Deserialize)]
     /// struct Health { hp: u32 }
@@ -629,7 +629,7 @@ pub(crate) fn spawn_blueprints(
 /// types out; its children come after the base's; `name` replaces. Chains
 /// may be of any depth; a cycle is an error naming the chain.
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # use ecs_core::prelude::*;
 /// # use ecs_core::BlueprintLibrary;
 /// #[derive(Component, serde::Serialize, serde::Deserialize, Default, Debug, PartialEq)]
@@ -676,7 +676,7 @@ impl BlueprintLibrary {
     /// the JSON path, e.g. `slime.json: slime: components[0](Health).data.hp`;
     /// two files with one tag; a variant of a missing base, or a cycle.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// # use ecs_core::BlueprintLibrary;
     /// #[derive(Component, serde::Deserialize)]
@@ -756,7 +756,7 @@ impl BlueprintLibrary {
     /// that does not read, a missing base or a cycle; the library is
     /// unchanged then.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// # use ecs_core::BlueprintLibrary;
     /// #[derive(Component, serde::Deserialize)]

@@ -76,7 +76,7 @@ impl EntityMut<'_> {
     /// [`Error::Lacks`] when the type has no `Default`, or
     /// [`Error::Duplicate`]; the entity is unchanged then.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, Default)]
     /// #[component(name = "health")]
@@ -112,7 +112,7 @@ impl EntityMut<'_> {
     /// # Errors
     /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component)]
     /// #[component(name = "health")]
@@ -147,7 +147,7 @@ impl<'w> EntityRef<'w> {
     /// # Errors
     /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component)]
     /// struct Moving;
@@ -170,7 +170,7 @@ impl<'w> EntityRef<'w> {
     /// # Errors
     /// [`Error::UnknownComponent`] or [`Error::AmbiguousName`].
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, Debug)]
     /// struct Health(u32);

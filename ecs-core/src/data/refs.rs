@@ -45,7 +45,7 @@ use crate::EntityId;
 
 /// What a save does with an id that names no saved entity.
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # use ecs_core::prelude::*;
 /// use ecs_core::{Dangling, SaveOptions};
 /// #[derive(Component, serde::Serialize, serde::Deserialize)]

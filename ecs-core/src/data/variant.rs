@@ -151,7 +151,7 @@ impl Blueprint {
     /// read (the tag first, when the blueprint has one), or for a variant
     /// that no library resolved.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Deserialize)]
     /// struct Health { hp: u32 }
@@ -330,7 +330,7 @@ impl BlueprintLibrary {
 ///     { "extend": "slime", "remove": ["Sleepy"] } ] }
 /// ```
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # use ecs_core::prelude::*;
 /// use ecs_core::{BlueprintLibrary, Level};
 /// #[derive(Component, serde::Serialize, serde::Deserialize, Default, Debug, PartialEq)]

@@ -271,16 +271,16 @@ impl<'q, Q: QueryData> IntoIterator for &'q mut QueryMut<'_, Q> {
 pub(crate) fn check_conflicts<Q: QueryData>() {
     #[allow(clippy::let_unit_value)]
     let () = Q::CHECKED;
-    if data::needs_runtime_check(Q::TERMS) {
-        if let Some((i, j)) = data::runtime_conflict(Q::TERMS) {
-            let name = |k: usize| Q::TERMS[k].key.map_or("EntityId", |key| key.name());
-            panic!(
-                "this query could hand out one component twice, once mutably: terms {i} \
+    if data::needs_runtime_check(Q::TERMS)
+        && let Some((i, j)) = data::runtime_conflict(Q::TERMS)
+    {
+        let name = |k: usize| Q::TERMS[k].key.map_or("EntityId", |key| key.name());
+        panic!(
+            "this query could hand out one component twice, once mutably: terms {i} \
                  (`{}`) and {j} (`{}`) are the same instantiation of a generic component; \
                  make both terms shared, or read one of them in a second query",
-                name(i),
-                name(j)
-            );
-        }
+            name(i),
+            name(j)
+        );
     }
 }

@@ -205,10 +205,10 @@ impl Names {
     /// Names each of `slots` (unnamed) with `id`, in order; room is made
     /// once, so that naming thousands of copies grows nothing per entity.
     fn give_each(&mut self, slots: impl Iterator<Item = EntityIndex> + Clone, id: u32) {
-        if let Some(top) = slots.clone().map(|i| i.index()).max() {
-            if self.by_slot.len() <= top {
-                self.by_slot.resize(top + 1, None);
-            }
+        if let Some(top) = slots.clone().map(|i| i.index()).max()
+            && self.by_slot.len() <= top
+        {
+            self.by_slot.resize(top + 1, None);
         }
         let entries = &mut self.names[id as usize];
         entries.entries.reserve(slots.size_hint().0);

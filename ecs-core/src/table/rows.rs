@@ -176,12 +176,12 @@ impl Storage {
                         .iter_mut()
                         .for_each(&mut f);
                 }
-            } else if types.info(ty).is_a(ty, t) {
-                if let Some(level) = column.level_of::<T>() {
-                    for &s in &column.segs {
-                        if let Some(values) = segments[s.index()].iter_as_mut::<T>(level) {
-                            values.for_each(&mut f);
-                        }
+            } else if types.info(ty).is_a(ty, t)
+                && let Some(level) = column.level_of::<T>()
+            {
+                for &s in &column.segs {
+                    if let Some(values) = segments[s.index()].iter_as_mut::<T>(level) {
+                        values.for_each(&mut f);
                     }
                 }
             }

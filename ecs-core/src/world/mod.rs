@@ -300,10 +300,10 @@ impl World {
     /// Registers `C` and its ancestors; returns `C`'s index. Gives `C` a column.
     #[inline]
     pub(crate) fn register<C: Component>(&mut self) -> TypeIdx {
-        if let Some(ty) = self.storage.type_idx::<C>() {
-            if self.storage.try_column(ty).is_some() {
-                return ty;
-            }
+        if let Some(ty) = self.storage.type_idx::<C>()
+            && self.storage.try_column(ty).is_some()
+        {
+            return ty;
         }
         self.register_vtable(C::__VTABLE)
     }

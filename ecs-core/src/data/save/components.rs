@@ -42,10 +42,10 @@ impl Types {
     ) -> Result<Known, Error> {
         if let Some(expect) = expect {
             // The likely answer first: one comparison, not a search.
-            if let Some((spelled, kind)) = self.named.iter().find(|(_, k)| k.ty == expect) {
-                if **spelled == *name {
-                    return Ok(*kind);
-                }
+            if let Some((spelled, kind)) = self.named.iter().find(|(_, k)| k.ty == expect)
+                && **spelled == *name
+            {
+                return Ok(*kind);
             }
         }
         if let Some(&(_, kind)) = self.named.iter().find(|(n, _)| **n == *name) {

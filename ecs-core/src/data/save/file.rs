@@ -70,10 +70,10 @@ impl File {
     /// just read (when the largest was `before`) raised it.
     pub(super) fn note_refs(&mut self, before: Option<u64>, at: RefAt) {
         let now = current_max();
-        if now != before {
-            if let Some(max) = now {
-                self.max_ref = Some((max, at));
-            }
+        if now != before
+            && let Some(max) = now
+        {
+            self.max_ref = Some((max, at));
         }
     }
 

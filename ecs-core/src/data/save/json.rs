@@ -612,12 +612,11 @@ fn data_error(
 ) -> Error {
     let path = &component_path(i, k);
     r.pos = start;
-    if r.skip_value().is_ok() {
-        if let Ok(value) = serde_json::from_slice::<Value>(&r.bytes[start..r.pos]) {
-            if let Err((inner, message)) = (fns.boxed)(&value) {
-                return bad(data_path(path, &inner), message);
-            }
-        }
+    if r.skip_value().is_ok()
+        && let Ok(value) = serde_json::from_slice::<Value>(&r.bytes[start..r.pos])
+        && let Err((inner, message)) = (fns.boxed)(&value)
+    {
+        return bad(data_path(path, &inner), message);
     }
     let message = error.to_string();
     // serde_json counts from the data's start: report the file's place.

@@ -137,11 +137,11 @@ impl<'w> Tables<'w> {
                 }
             }
             let name = world.names().id_of(id.index);
-            if let (Some(n), Some(text)) = (name, world.name_of(id.index)) {
-                if name_at[n as usize] == u32::MAX {
-                    name_at[n as usize] = names.len() as u32;
-                    names.push(text);
-                }
+            if let (Some(n), Some(text)) = (name, world.name_of(id.index))
+                && name_at[n as usize] == u32::MAX
+            {
+                name_at[n as usize] = names.len() as u32;
+                names.push(text);
             }
         }
         let types = types

@@ -66,9 +66,11 @@ static OWN: LinkedEntry = LinkedEntry {
     table: None,
 };
 
-extern "Rust" {
-    // Zero-sized, so naming them asserts nothing about the bytes there:
-    // only their addresses are used.
+// SAFETY: the linker defines both symbols as the bounds of the section
+// (it does so for every section whose name is a C identifier), and they
+// are declared zero-sized, so naming them asserts nothing about the bytes
+// there: only their addresses are used.
+unsafe extern "Rust" {
     #[link_name = "__start_ecs_core_catalog_0_1"]
     static START: [LinkedEntry; 0];
     #[link_name = "__stop_ecs_core_catalog_0_1"]
