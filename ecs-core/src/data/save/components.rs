@@ -110,7 +110,7 @@ impl EntityReader {
         &mut self,
         world: &mut World,
         dec: &mut D,
-        file: &mut File,
+        file: &mut File<'a>,
         i: usize,
         entity: &mut LoadedEntity,
     ) -> Result<(), Error> {
@@ -133,7 +133,8 @@ impl EntityReader {
         for (k, &column) in self.layout.columns.iter().enumerate() {
             let before = current_max();
             dec.value(world, i, k, column)?;
-            file.note_refs(before, RefAt::Component(i, k));
+            let at = RefAt::Component(i, k, column.kind.ty);
+            file.note_refs(before, at, || dec.last_value());
         }
         dec.end_values();
         self.disable(world, index);
@@ -161,7 +162,7 @@ impl EntityReader {
         &mut self,
         world: &mut World,
         dec: &mut D,
-        file: &mut File,
+        file: &mut File<'a>,
         i: usize,
     ) -> Result<bool, Error> {
         let guessing = D::VALUE_WITH_TYPE && self.layout.valid;
@@ -188,7 +189,7 @@ impl EntityReader {
         &mut self,
         world: &mut World,
         dec: &mut D,
-        file: &mut File,
+        file: &mut File<'a>,
         i: usize,
         guessing: bool,
     ) -> Result<bool, Error> {
@@ -213,7 +214,8 @@ impl EntityReader {
                 },
             )?;
             if head.pushed {
-                file.note_refs(before, RefAt::Component(i, k));
+                let at = RefAt::Component(i, k, head.kind.ty);
+                file.note_refs(before, at, || dec.last_value());
             } else {
                 all_pushed = false;
             }
