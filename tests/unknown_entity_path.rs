@@ -261,3 +261,40 @@ fn a_file_cut_short_refers_past_its_end() {
         ),
     }
 }
+
+#[test]
+fn a_value_read_ahead_then_disowned_is_checked_where_it_is_read_again() {
+    // Two turrets in a row: the second's value is read straight into the
+    // first's column, then taken back when a second `type` key follows,
+    // and read again. Its reference is checked all the same.
+    let mut world = World::new();
+    let tank = world.spawn();
+    for range in [1, 2] {
+        world
+            .spawn_with((Turret {
+                range,
+                target: tank,
+            },))
+            .unwrap();
+    }
+    let good = world.save_json().unwrap();
+    let from = r#"{"type":"Turret","data":{"range":2,"target":0}}"#;
+    let to = r#"{"type":"Turret","data":{"range":2,"target":99},"type":"Turret"}"#;
+    assert_eq!(good.matches(from).count(), 1, "{good}");
+    let bad = good.replace(from, to);
+    match World::load_json(&bad) {
+        Err(Error::UnknownEntity {
+            path,
+            component: "Turret",
+            saved: 99,
+            count: 3,
+        }) => assert_eq!(path, "entities[2].components[0].data.target"),
+        other => panic!(
+            "expected an unknown entity, got {:?}",
+            other.map(|w| w.len())
+        ),
+    }
+    // Read again with its reference in range, it loads.
+    let fine = good.replace(from, &to.replace("99", "1"));
+    assert_eq!(World::load_json(&fine).unwrap().len(), 3);
+}

@@ -182,6 +182,12 @@ pub(crate) fn reset_load_max() -> u64 {
     LOAD_MAX.with(|m| m.replace(0))
 }
 
+/// Where the count of [`load_max`] stands, for [`restore_load_max`] to
+/// take back the references of values a load reads again.
+pub(crate) fn load_mark() -> u64 {
+    LOAD_MAX.with(Cell::get)
+}
+
 pub(crate) fn restore_load_max(previous: u64) {
     LOAD_MAX.with(|m| m.set(previous));
 }

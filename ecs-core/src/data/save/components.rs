@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 
+use crate::data::refs;
 use crate::entity::{EntityIndex, TableId, TypeIdx};
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
@@ -170,6 +171,7 @@ impl EntityReader {
             true => world.storage().table(self.layout.table).owners().len(),
             false => 0,
         };
+        let mark = refs::load_mark();
         let read = self.read_heads_into(world, dec, file, i, guessing);
         if guessing && !matches!(read, Ok(true)) {
             // Take back the values read ahead of the entity.
@@ -178,6 +180,11 @@ impl EntityReader {
                 world.storage_mut().trash_from(place.ty, place.seg, row);
             }
             world.empty_trash();
+            // And the references they held: the values read again count
+            // them again, and are noted where they are. (One read ahead,
+            // then disowned by a second `type`, was never noted: kept, its
+            // id escaped the check.)
+            refs::restore_load_max(mark);
         }
         if matches!(read, Ok(true)) {
             self.set_disabled();
