@@ -453,7 +453,7 @@ fn a_reference_past_the_last_entity_is_a_typed_error() {
         }) => {
             assert_eq!(
                 (path.as_str(), saved, count),
-                ("entities[0].components[0].data", 7, 1)
+                ("entities[0].components[0].data.many[0]", 7, 1)
             );
         }
         other => panic!(

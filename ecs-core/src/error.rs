@@ -208,12 +208,45 @@ pub enum Error {
     },
 
     /// A saved world refers to an entity the file does not hold: a saved
-    /// id past its last entity. (In a blueprint, a local id past its tree
-    /// is an [`Error::Data`] at the value that holds it.)
-    #[error("{path}: refers to entity {saved}, but the file holds {count} (saved ids are positions in the file, from 0)")]
+    /// id past its last entity, which a file gets by being edited by hand
+    /// or cut short. `path` reaches the field that holds the id, as
+    /// [`Error::DanglingEntity`]'s does on save. (In a blueprint, a local
+    /// id past its tree is an [`Error::Data`] at the value that holds it.)
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, serde::Serialize, serde::Deserialize)]
+    /// struct Turret { target: EntityId }
+    /// let mut world = World::new();
+    /// let tank = world.spawn();
+    /// world.spawn_with((Turret { target: tank },))?;
+    /// let json = world.save_json()?.replace(r#""target":0"#, r#""target":9"#);
+    /// let err = World::load_json(&json).unwrap_err();
+    /// assert!(matches!(&err, Error::UnknownEntity { component: "Turret", saved: 9, count: 2, .. }));
+    /// assert!(err.to_string().starts_with(
+    ///     "entities[1].components[0].data.target: this `Turret` refers to entity 9, \
+    ///      but the file holds 2 entities (saved ids 0 to 1)"
+    /// ));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    #[error(
+        "{path}: this `{component}` refers to entity {saved}, but the file holds {}; saved ids \
+         are positions in the file's list of entities, from 0, so the file was edited or cut \
+         short: put back the entities it lost, or change the id to one the file holds",
+        match *.count {
+            0 => "no entities".to_owned(),
+            1 => "1 entity (saved id 0)".to_owned(),
+            n => format!("{n} entities (saved ids 0 to {})", n - 1),
+        }
+    )]
     UnknownEntity {
-        /// The component data (or resource) holding the largest such id.
+        /// Where the largest such id was read, down to the field, e.g.
+        /// `entities[3].components[0].data.target` (JSON) or
+        /// `entities[3].data[0].targets[2]` (binary, whose values are
+        /// listed by position; fields are named as in JSON).
         path: String,
+        /// The type of the component (or resource) that holds it.
+        component: &'static str,
         /// The saved id it holds.
         saved: u64,
         /// How many entities the file holds.

@@ -11,7 +11,9 @@
 //!   it back as `None`).
 //! - Loading numbers entities in file order, so the entity at position `p`
 //!   is known before any component data is read; an id past the last
-//!   entity is an [`Error::UnknownEntity`].
+//!   entity is an [`Error::UnknownEntity`], naming the type and the field
+//!   that holds it (found by reading that one value again, in a
+//!   [`RefContext::Seek`], once the load has failed).
 //! - A blueprint's data names the entities of its own tree by local id:
 //!   `0` is the blueprint's entity, then its children depth-first.
 //! - Outside these (a network message, an editor's selection, a replay
@@ -146,6 +148,12 @@ pub(crate) enum RefContext {
     /// A load into a fresh world: saved id `p` is slot `p`, generation 0.
     /// The largest saved id read is kept in [`load_max`].
     Load { tag: u32 },
+    /// A failed load reading one value again to find where it holds
+    /// saved id `sought` (past the file's last entity): ids read as in a
+    /// load (without counting), and reading or writing the id `sought`
+    /// names fails, so a path-tracking reader or writer stops at it.
+    /// `None` seeks nothing: the value reads back as it loaded.
+    Seek { tag: u32, sought: Option<u64> },
     /// A blueprint: local ids to the ids of the entities being spawned
     /// (or, with no ids, only checked against `count`).
     Local {
@@ -172,6 +180,12 @@ pub(crate) fn load_max() -> Option<u64> {
 /// [`restore_load_max`].
 pub(crate) fn reset_load_max() -> u64 {
     LOAD_MAX.with(|m| m.replace(0))
+}
+
+/// Where the count of [`load_max`] stands, for [`restore_load_max`] to
+/// take back the references of values a load reads again.
+pub(crate) fn load_mark() -> u64 {
+    LOAD_MAX.with(Cell::get)
 }
 
 pub(crate) fn restore_load_max(previous: u64) {
@@ -206,12 +220,16 @@ pub(crate) fn peek<R>(f: impl FnOnce(&mut RefContext) -> R) -> Option<R> {
 /// The message a dangling id fails a component's `Serialize` with.
 pub(crate) const DANGLING: &str = "refers to an entity that is not saved";
 
+/// The message the id a [`RefContext::Seek`] seeks fails with.
+const SOUGHT: &str = "the entity sought";
+
 impl Serialize for EntityId {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         enum Out {
             Saved(u32),
             Null,
             Dangling,
+            Sought,
             AsIs,
         }
         let out = CONTEXT.with(|c| match &mut *c.borrow_mut() {
@@ -237,12 +255,19 @@ impl Serialize for EntityId {
                     }
                 }
             }
+            Some(RefContext::Seek { tag, sought }) if self.world == *tag => {
+                match *sought == Some(u64::from(self.index.0)) {
+                    true => Out::Sought,
+                    false => Out::Saved(self.index.0),
+                }
+            }
             _ => Out::AsIs,
         });
         match out {
             Out::Saved(saved) => s.serialize_u32(saved),
             Out::Null => s.serialize_none(),
             Out::Dangling => Err(serde::ser::Error::custom(format!("{self:?} {DANGLING}"))),
+            Out::Sought => Err(serde::ser::Error::custom(SOUGHT)),
             Out::AsIs => {
                 use serde::ser::SerializeTuple;
                 let mut t = s.serialize_tuple(2)?;
@@ -307,7 +332,7 @@ impl<'de> Deserialize<'de> for EntityId {
         let remapped = CONTEXT.with(|c| {
             matches!(
                 *c.borrow(),
-                Some(RefContext::Load { .. } | RefContext::Local { .. })
+                Some(RefContext::Load { .. } | RefContext::Local { .. } | RefContext::Seek { .. })
             )
         });
         if !remapped {
@@ -330,6 +355,17 @@ fn resolve(saved: u64) -> Result<EntityId, String> {
             Ok(EntityId {
                 world: *tag,
                 index: EntityIndex(index),
+                generation: 0,
+            })
+        }
+        Some(RefContext::Seek { tag, sought }) => {
+            if *sought == Some(saved) {
+                return Err(SOUGHT.to_owned());
+            }
+            // The value read before: its ids fit.
+            Ok(EntityId {
+                world: *tag,
+                index: EntityIndex(u32::try_from(saved).map_err(|_| SOUGHT.to_owned())?),
                 generation: 0,
             })
         }

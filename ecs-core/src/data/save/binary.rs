@@ -179,6 +179,8 @@ pub(super) struct BinaryDecoder<'a> {
     last_types: &'a [u8],
     /// Where the type list being read starts.
     types_at: Option<&'a [u8]>,
+    /// The value last read.
+    last: &'a [u8],
 }
 
 impl<'a> BinaryDecoder<'a> {
@@ -189,6 +191,7 @@ impl<'a> BinaryDecoder<'a> {
             field: 0,
             last_types: &[],
             types_at: None,
+            last: &[],
         }
     }
 
@@ -240,6 +243,7 @@ fn at(i: usize, key: &str, message: impl Into<String>) -> Error {
 impl<'a> Decode<'a> for BinaryDecoder<'a> {
     const HEADER_FIRST: bool = true;
     const VALUE_WITH_TYPE: bool = false;
+    const JSON: bool = false;
 
     /// Items left in the list.
     type Seq = usize;
@@ -338,6 +342,7 @@ impl<'a> Decode<'a> for BinaryDecoder<'a> {
         let (ty, fns) = resolve(name)?;
         let data = self.r.bin("the resource's data");
         let data = data.map_err(|m| bad(format!("{path}.data"), m))?;
+        self.last = data;
         let value = (fns.binary)(data).map_err(|e| bad(format!("{path}.data"), e.to_string()))?;
         Ok((ty, value))
     }
@@ -450,6 +455,7 @@ impl<'a> Decode<'a> for BinaryDecoder<'a> {
             .r
             .bin("the component's data")
             .map_err(|m| bad(here(), m))?;
+        self.last = data;
         let Column { kind, place } = column;
         (kind.fns.binary_push)(world, place.ty, place.seg, data)
             .map_err(|e| bad(here(), e.to_string()))
@@ -460,5 +466,9 @@ impl<'a> Decode<'a> for BinaryDecoder<'a> {
 
     fn value_path(i: usize, k: usize) -> String {
         format!("entities[{i}].data[{k}]")
+    }
+
+    fn last_value(&self) -> &'a [u8] {
+        self.last
     }
 }

@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 
+use crate::data::refs;
 use crate::entity::{EntityIndex, TableId, TypeIdx};
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
@@ -110,7 +111,7 @@ impl EntityReader {
         &mut self,
         world: &mut World,
         dec: &mut D,
-        file: &mut File,
+        file: &mut File<'a>,
         i: usize,
         entity: &mut LoadedEntity,
     ) -> Result<(), Error> {
@@ -133,7 +134,8 @@ impl EntityReader {
         for (k, &column) in self.layout.columns.iter().enumerate() {
             let before = current_max();
             dec.value(world, i, k, column)?;
-            file.note_refs(before, RefAt::Component(i, k));
+            let at = RefAt::Component(i, k, column.kind.ty);
+            file.note_refs(before, at, || dec.last_value());
         }
         dec.end_values();
         self.disable(world, index);
@@ -161,7 +163,7 @@ impl EntityReader {
         &mut self,
         world: &mut World,
         dec: &mut D,
-        file: &mut File,
+        file: &mut File<'a>,
         i: usize,
     ) -> Result<bool, Error> {
         let guessing = D::VALUE_WITH_TYPE && self.layout.valid;
@@ -169,6 +171,7 @@ impl EntityReader {
             true => world.storage().table(self.layout.table).owners().len(),
             false => 0,
         };
+        let mark = refs::load_mark();
         let read = self.read_heads_into(world, dec, file, i, guessing);
         if guessing && !matches!(read, Ok(true)) {
             // Take back the values read ahead of the entity.
@@ -177,6 +180,11 @@ impl EntityReader {
                 world.storage_mut().trash_from(place.ty, place.seg, row);
             }
             world.empty_trash();
+            // And the references they held: the values read again count
+            // them again, and are noted where they are. (One read ahead,
+            // then disowned by a second `type`, was never noted: kept, its
+            // id escaped the check.)
+            refs::restore_load_max(mark);
         }
         if matches!(read, Ok(true)) {
             self.set_disabled();
@@ -188,7 +196,7 @@ impl EntityReader {
         &mut self,
         world: &mut World,
         dec: &mut D,
-        file: &mut File,
+        file: &mut File<'a>,
         i: usize,
         guessing: bool,
     ) -> Result<bool, Error> {
@@ -213,7 +221,8 @@ impl EntityReader {
                 },
             )?;
             if head.pushed {
-                file.note_refs(before, RefAt::Component(i, k));
+                let at = RefAt::Component(i, k, head.kind.ty);
+                file.note_refs(before, at, || dec.last_value());
             } else {
                 all_pushed = false;
             }

@@ -29,6 +29,9 @@ pub(super) trait Decode<'a> {
     /// as soon as its type is known to match it; where an entity's types
     /// all come first, its table is known before any value.
     const VALUE_WITH_TYPE: bool;
+    /// Whether values are JSON (else MessagePack), for reading one again
+    /// to find where it failed.
+    const JSON: bool;
 
     /// A list being read.
     type Seq;
@@ -99,6 +102,10 @@ pub(super) trait Decode<'a> {
     fn end_values(&mut self);
     /// Where component `k` of entity `i` has its value in the file.
     fn value_path(i: usize, k: usize) -> String;
+    /// The bytes of the value last read (a component's or a resource's),
+    /// for reading it again on an error. Keeping them is a store of a
+    /// position per value: nothing is copied or allocated.
+    fn last_value(&self) -> &'a [u8];
 }
 
 /// A part of a saved world.

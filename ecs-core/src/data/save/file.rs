@@ -4,10 +4,10 @@
 
 use std::any::TypeId;
 
-use crate::component::catalog::component_type;
-use crate::component::ops::BoxedComponent;
-use crate::data::codec::DeserializeFns;
-use crate::data::refs::{self, IdMap};
+use crate::component::catalog::{component_type, component_type_of};
+use crate::component::ops::{BoxedComponent, ComponentOps};
+use crate::data::codec::{deserialize_fns, serialize_fns, DeserializeFns, Stored};
+use crate::data::refs::{self, with_context, IdMap, RefContext};
 use crate::entity::TypeIdx;
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
@@ -17,8 +17,8 @@ use super::decode::Known;
 use super::{bad, Loaded, FORMAT, VERSION};
 
 /// A saved world as read: its entities are spawned already (with their
-/// components), the rest waits for [`File::build`].
-pub(super) struct File {
+/// components), the rest waits for [`File::build`]. `'a` is the input's.
+pub(super) struct File<'a> {
     pub(super) format: Option<String>,
     pub(super) version: Option<u64>,
     pub(super) update_order: Vec<TypeIdx>,
@@ -30,9 +30,21 @@ pub(super) struct File {
     pub(super) children: Vec<Vec<u32>>,
     /// The largest saved id read so far and where (built into a path only
     /// if it is out of range), for the reference check.
-    max_ref: Option<(u64, RefAt)>,
+    max_ref: Option<MaxRef<'a>>,
     /// Where the format keeps component `k` of entity `i`'s value.
     value_path: fn(usize, usize) -> String,
+    /// Whether values are JSON (else MessagePack).
+    json: bool,
+}
+
+/// The largest saved id a load has read, and where: kept by position, so
+/// that noting it allocates nothing; [`File::check_refs`] builds the path
+/// only if the id is past the file's last entity.
+struct MaxRef<'a> {
+    saved: u64,
+    at: RefAt,
+    /// The bytes of the value that holds it, read again for the path.
+    data: &'a [u8],
 }
 
 /// Where a reference was read.
@@ -40,8 +52,8 @@ pub(super) struct File {
 pub(super) enum RefAt {
     /// In resource `i`.
     Resource(usize),
-    /// In component `k` of entity `i`.
-    Component(usize, usize),
+    /// In component `k` (of type `ty`) of entity `i`.
+    Component(usize, usize, TypeIdx),
 }
 
 /// The largest saved id the load has read so far.
@@ -49,10 +61,10 @@ pub(super) fn current_max() -> Option<u64> {
     refs::load_max()
 }
 
-impl File {
+impl<'a> File<'a> {
     /// An empty file of a format that keeps values where `value_path`
-    /// says.
-    pub(super) fn new(value_path: fn(usize, usize) -> String) -> Self {
+    /// says, as JSON if `json`, else as MessagePack.
+    pub(super) fn new(value_path: fn(usize, usize) -> String, json: bool) -> Self {
         File {
             format: None,
             version: None,
@@ -63,32 +75,62 @@ impl File {
             children: Vec::new(),
             max_ref: None,
             value_path,
+            json,
         }
     }
 
     /// Notes where the largest reference so far was read, if the value
-    /// just read (when the largest was `before`) raised it.
-    pub(super) fn note_refs(&mut self, before: Option<u64>, at: RefAt) {
+    /// just read (when the largest was `before`) raised it: `at`, and the
+    /// value's bytes, which `data` gives (asked for only then).
+    #[inline]
+    pub(super) fn note_refs(
+        &mut self,
+        before: Option<u64>,
+        at: RefAt,
+        data: impl FnOnce() -> &'a [u8],
+    ) {
         let now = current_max();
         if now != before
-            && let Some(max) = now
+            && let Some(saved) = now
         {
-            self.max_ref = Some((max, at));
+            let data = data();
+            self.max_ref = Some(MaxRef { saved, at, data });
         }
     }
 
-    /// Checks that every reference read names an entity of the file.
-    pub(super) fn check_refs(&self) -> Result<(), Error> {
+    /// Checks that every reference read names an entity of the file
+    /// (`world`, the world being loaded, names the types).
+    pub(super) fn check_refs(&self, world: &World) -> Result<(), Error> {
         match &self.max_ref {
-            Some((max, at)) if *max >= self.entities.len() as u64 => Err(Error::UnknownEntity {
-                path: match *at {
-                    RefAt::Resource(i) => format!("resources[{i}].data"),
-                    RefAt::Component(i, k) => (self.value_path)(i, k),
-                },
-                saved: *max,
-                count: self.entities.len(),
-            }),
+            Some(max) if max.saved >= self.entities.len() as u64 => Err(self.unknown(world, max)),
             _ => Ok(()),
+        }
+    }
+
+    /// The error of a reference past the last entity: the value that holds
+    /// it is read again, seeking it, for the field's path and the type.
+    #[cold]
+    fn unknown(&self, world: &World, max: &MaxRef<'_>) -> Error {
+        let (path, ty) = match max.at {
+            RefAt::Resource(i) => {
+                let ty = self.resources.get(i).and_then(|r| component_type_of(r.0));
+                let ty = ty.map(|ty| (ty.name(), ty.ops()));
+                (format!("resources[{i}].data"), ty)
+            }
+            RefAt::Component(i, k, ty) => {
+                let name = world.storage().info(ty).key().name();
+                ((self.value_path)(i, k), Some((name, world.vtable(ty).ops)))
+            }
+        };
+        let tag = world.entities().tag();
+        let inner = ty.map_or_else(String::new, |(_, ops)| {
+            seek(ops, max.data, self.json, tag, max.saved)
+        });
+        Error::UnknownEntity {
+            path: join(path, &inner),
+            component: ty.map_or("(a resource of an unknown type)", |(name, _)| name),
+            saved: max.saved,
+            count: self.entities.len(),
         }
     }
 
@@ -214,6 +256,52 @@ impl File {
             return Err(bad("name_order", "expected every named entity's saved id"));
         }
         Ok(Some(order.iter().map(|&s| s as u32).collect()))
+    }
+}
+
+/// Where in `data`, a value of the type whose capabilities are `ops` (JSON
+/// if `json`, else MessagePack), saved id `saved` is held: the path down
+/// from the value (`target`, `targets[2]`), empty if it is the value
+/// itself or is not found. Ids read back as in the load (world `tag`'s).
+#[cold]
+fn seek(ops: &ComponentOps, data: &[u8], json: bool, tag: u32, saved: u64) -> String {
+    let Some(read) = deserialize_fns(ops) else {
+        return String::new();
+    };
+    let sought = RefContext::Seek {
+        tag,
+        sought: Some(saved),
+    };
+    if json {
+        // Read again, the path tracked: reading the id fails, and the
+        // path stops there.
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+            return String::new();
+        };
+        let (read, _) = with_context(sought, || (read.boxed)(&value));
+        return read.err().map(|(path, _)| path).unwrap_or_default();
+    }
+    // MessagePack lists a struct's fields by position, unnamed: read the
+    // value back, then write it again, the path tracked, which names them
+    // as a binary save's errors do (for a type that can be written).
+    let Some(write) = serialize_fns(ops) else {
+        return String::new();
+    };
+    let back = RefContext::Seek { tag, sought: None };
+    let (value, _) = with_context(back, || (read.binary)(data));
+    let Ok(value) = value else {
+        return String::new();
+    };
+    let (path, _) = with_context(sought, || (write.locate)(Stored::Any(&*value), false));
+    path
+}
+
+/// `inner` (a path inside a value) appended to `path`, the value's.
+fn join(path: String, inner: &str) -> String {
+    match inner {
+        "" => path,
+        s if s.starts_with('[') => format!("{path}{s}"),
+        s => format!("{path}.{s}"),
     }
 }
 

@@ -226,6 +226,8 @@ pub(super) struct JsonDecoder<'a> {
     /// of the entity's.
     first_part: bool,
     first_field: bool,
+    /// Where the value last read starts and ends.
+    last: (usize, usize),
 }
 
 impl<'a> JsonDecoder<'a> {
@@ -236,6 +238,7 @@ impl<'a> JsonDecoder<'a> {
             components_end: 0,
             first_part: true,
             first_field: true,
+            last: (0, 0),
         }
     }
 
@@ -255,6 +258,7 @@ impl<'a> JsonDecoder<'a> {
         match (kind.fns.json_push)(world, place.ty, place.seg, self.r.rest()) {
             Ok(used) => {
                 self.r.pos += used;
+                self.last = (start, self.r.pos);
                 Ok(())
             }
             Err(e) => Err(data_error(&mut self.r, start, kind.fns, (i, k), e)),
@@ -277,6 +281,7 @@ fn component_path(i: usize, k: usize) -> String {
 impl<'a> Decode<'a> for JsonDecoder<'a> {
     const HEADER_FIRST: bool = false;
     const VALUE_WITH_TYPE: bool = true;
+    const JSON: bool = true;
 
     type Seq = JsonSeq;
 
@@ -372,6 +377,7 @@ impl<'a> Decode<'a> for JsonDecoder<'a> {
         let mut first = true;
         let mut entry = None;
         let mut data_at = None;
+        let mut data_end = 0;
         while let Some(key) = r.next_key(&mut first).map_err(|m| bad(path, m))? {
             match &*key {
                 b"type" => {
@@ -381,6 +387,7 @@ impl<'a> Decode<'a> for JsonDecoder<'a> {
                 b"data" => {
                     data_at = Some(r.pos);
                     r.skip_value().map_err(|m| bad(format!("{path}.data"), m))?;
+                    data_end = r.pos;
                 }
                 other => {
                     return Err(bad(
@@ -397,6 +404,7 @@ impl<'a> Decode<'a> for JsonDecoder<'a> {
         r.pos = start;
         let value = read_resource(r, start, fns, path)?;
         r.pos = resume;
+        self.last = (start, data_end);
         Ok((ty, value))
     }
 
@@ -540,7 +548,8 @@ impl<'a> Decode<'a> for JsonDecoder<'a> {
             return self.push(world, column, start, i, k);
         }
         // No `data`: a unit struct's `null`, or a struct whose fields all
-        // have defaults.
+        // have defaults (which hold no saved id).
+        self.last = (0, 0);
         let Column { kind, place } = column;
         let push = kind.fns.json_push;
         push(world, place.ty, place.seg, b"null")
@@ -561,6 +570,10 @@ impl<'a> Decode<'a> for JsonDecoder<'a> {
 
     fn value_path(i: usize, k: usize) -> String {
         format!("{}.data", component_path(i, k))
+    }
+
+    fn last_value(&self) -> &'a [u8] {
+        &self.r.bytes[self.last.0..self.last.1]
     }
 }
 

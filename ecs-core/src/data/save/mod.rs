@@ -299,6 +299,6 @@ fn load_with<'a, D: decode::Decode<'a>>(dec: D) -> Result<Loaded, Error> {
     let (file, _) = with_context(RefContext::Load { tag }, || read::read(&mut world, dec));
     refs::restore_load_max(previous);
     let file = file?;
-    file.check_refs()?;
+    file.check_refs(&world)?;
     file.build(world)
 }

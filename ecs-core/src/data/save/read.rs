@@ -16,8 +16,8 @@ use super::file::{current_max, resource_entry, update_order_entry, File, RefAt};
 /// Reads a saved world through `dec` into `world` (fresh), entities
 /// spawned and values in their columns as they are read; the hierarchy,
 /// names and hooks are left to [`File::build`].
-pub(super) fn read<'a, D: Decode<'a>>(world: &mut World, mut dec: D) -> Result<File, Error> {
-    let mut file = File::new(D::value_path);
+pub(super) fn read<'a, D: Decode<'a>>(world: &mut World, mut dec: D) -> Result<File<'a>, Error> {
+    let mut file = File::new(D::value_path, D::JSON);
     let mut reader = EntityReader::default();
     let mut seen_entities = false;
     dec.begin().map_err(|m| bad("(root)", m))?;
@@ -62,7 +62,7 @@ pub(super) fn read<'a, D: Decode<'a>>(world: &mut World, mut dec: D) -> Result<F
 fn read_update_order<'a, D: Decode<'a>>(
     world: &mut World,
     dec: &mut D,
-    file: &mut File,
+    file: &mut File<'a>,
 ) -> Result<(), Error> {
     let mut seq = dec
         .begin_list(List::UpdateOrder)
@@ -82,7 +82,7 @@ fn read_update_order<'a, D: Decode<'a>>(
     Ok(())
 }
 
-fn read_resources<'a, D: Decode<'a>>(dec: &mut D, file: &mut File) -> Result<(), Error> {
+fn read_resources<'a, D: Decode<'a>>(dec: &mut D, file: &mut File<'a>) -> Result<(), Error> {
     let mut seq = dec
         .begin_list(List::Resources)
         .map_err(|m| bad("resources", m))?;
@@ -91,14 +91,14 @@ fn read_resources<'a, D: Decode<'a>>(dec: &mut D, file: &mut File) -> Result<(),
         let path = format!("resources[{i}]");
         let before = current_max();
         let resource = dec.resource(&path, |name| resource_entry(name, &path))?;
-        file.note_refs(before, RefAt::Resource(i));
+        file.note_refs(before, RefAt::Resource(i), || dec.last_value());
         file.resources.push(resource);
         i += 1;
     }
     Ok(())
 }
 
-fn read_name_order<'a, D: Decode<'a>>(dec: &mut D, file: &mut File) -> Result<(), Error> {
+fn read_name_order<'a, D: Decode<'a>>(dec: &mut D, file: &mut File<'a>) -> Result<(), Error> {
     let mut seq = dec
         .begin_list(List::NameOrder)
         .map_err(|m| bad("name_order", m))?;
@@ -149,7 +149,7 @@ fn read_names<'a, D: Decode<'a>>(
 fn read_entities<'a, D: Decode<'a>>(
     world: &mut World,
     dec: &mut D,
-    file: &mut File,
+    file: &mut File<'a>,
     reader: &mut EntityReader,
 ) -> Result<(), Error> {
     let mut seq = dec
@@ -171,7 +171,7 @@ fn read_entities<'a, D: Decode<'a>>(
 fn read_entity<'a, D: Decode<'a>>(
     world: &mut World,
     dec: &mut D,
-    file: &mut File,
+    file: &mut File<'a>,
     reader: &mut EntityReader,
 ) -> Result<(), Error> {
     let i = file.entities.len();
