@@ -246,6 +246,7 @@ pub use runtime::commands::Commands;
 pub use runtime::context::Context;
 pub use runtime::message::Receive;
 pub use scene::search::TreeFilter;
+pub use table::Tick;
 pub use world::bundle::Bundle;
 pub use world::entity_ref::{EntityMut, EntityRef};
 pub use world::instance::{ComponentInfo, Handle};
@@ -258,8 +259,8 @@ pub mod prelude {
     pub use crate::{
         All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentKey,
         Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle, InstanceId,
-        Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, TreeFilter, UpdateWith,
-        World,
+        Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Tick, TreeFilter,
+        UpdateWith, World,
     };
 }
 

@@ -5,13 +5,15 @@ use std::mem::ManuallyDrop;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::entity::RowId;
 use crate::entity::{Entities, EntityIndex, SegId, TableId};
 use crate::query::data::QueryData;
+use crate::query::plan::Watch;
 use crate::query::plan::{Place, Plan};
 use crate::query::term::Generations;
 use crate::query::term::{Slot, SlotKind, TermInfo};
 use crate::storage::raw::{Lanes, Lockstep};
-use crate::table::{Segment, Storage, Table};
+use crate::table::{is_after, Segment, Storage, Table};
 
 /// Where a query's terms borrow their segments from, beside the tables
 /// they are in (a plain slice for both kinds, so opening a table does not
@@ -19,6 +21,12 @@ use crate::table::{Segment, Storage, Table};
 pub(crate) struct Source<'w> {
     tables: &'w [Table],
     segments: Segments<'w>,
+    /// The clock's tick: what a writing query marks the rows it hands out
+    /// mutably with, and what row ticks are read against.
+    now: u64,
+    /// The one row a writing query hands out (`query_one_mut`), marked
+    /// alone; `None`: every row it walks.
+    only_row: Option<usize>,
 }
 
 enum Segments<'w> {
@@ -50,6 +58,8 @@ impl<'w> Source<'w> {
         Source {
             tables,
             segments: Segments::Shared(segments),
+            now: storage.now(),
+            only_row: None,
         }
     }
 
@@ -57,6 +67,7 @@ impl<'w> Source<'w> {
     /// so a query over few tables or one entity does not pay for every
     /// segment of the world.
     pub fn new_mut(storage: &'w mut Storage, wanted: &[SegId]) -> Self {
+        let now = storage.write_tick();
         let (tables, mut rest) = storage.tables_and_segments_mut();
         let mut borrowed = Vec::with_capacity(wanted.len());
         // `rest` starts at segment `next`: each wanted segment is split off
@@ -81,7 +92,64 @@ impl<'w> Source<'w> {
         Source {
             tables,
             segments: Segments::Mut { borrowed, hint: 0 },
+            now,
+            only_row: None,
         }
+    }
+
+    /// Marks only row `row` handed out (a query of one entity).
+    pub fn only_row(mut self, row: usize) -> Self {
+        self.only_row = Some(row);
+        self
+    }
+
+    /// Segment `seg` to read, if the source holds it and has not lent it
+    /// out mutably.
+    fn peek(&self, seg: SegId) -> Option<&Segment> {
+        match &self.segments {
+            Segments::Shared(segments) => segments.get(seg.index()),
+            Segments::Mut { borrowed, .. } => {
+                let at = borrowed.binary_search_by_key(&seg, |b| b.seg).ok()?;
+                let entry = &borrowed[at];
+                entry.shared.or(entry.unique.as_deref())
+            }
+        }
+    }
+
+    /// Which rows of a table with `rows` rows pass the change filters
+    /// (`watch`: per filter, the segments whose components are-a its type;
+    /// `since`: per filter, its kind and tick). `None` when none does,
+    /// read off each segment's latest tick first, so a table with no
+    /// change since is passed over without reading its rows.
+    fn passing(&self, rows: usize, watch: &[Vec<SegId>], since: &[Watch]) -> Option<Vec<bool>> {
+        let mut pass: Option<Vec<bool>> = None;
+        for (segs, &(kind, tick)) in watch.iter().zip(since) {
+            let segments: Vec<&Segment> = segs
+                .iter()
+                .filter_map(|&seg| self.peek(seg))
+                .filter(|segment| segment.maybe_after(kind, tick))
+                .collect();
+            if segments.is_empty() {
+                return None;
+            }
+            let now = self.now;
+            let row_passes = |row: usize| {
+                segments.iter().any(|segment| {
+                    segment
+                        .ticks(kind)
+                        .get(row)
+                        .is_some_and(|&t| is_after(t, tick, now))
+                })
+            };
+            match &mut pass {
+                None => pass = Some((0..rows).map(row_passes).collect()),
+                Some(pass) => pass
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(row, p)| *p = *p && row_passes(row)),
+            }
+        }
+        pass.filter(|pass| pass.contains(&true))
     }
 
     fn table(&self, table: TableId) -> &'w Table {
@@ -91,7 +159,19 @@ impl<'w> Source<'w> {
     /// The slot of a term reading `seg` at `level`; `check` when disabled
     /// components are skipped.
     #[inline]
-    fn slot(&mut self, mutable: bool, seg: SegId, level: usize, inactive: bool) -> Slot<'w> {
+    fn slot(
+        &mut self,
+        mutable: bool,
+        seg: SegId,
+        level: usize,
+        inactive: bool,
+        mask: Option<&[bool]>,
+    ) -> Slot<'w> {
+        let (now, only_row) = (self.now, self.only_row);
+        let mark = |segment: &mut Segment| match only_row {
+            Some(row) => segment.mark_changed(RowId::from_index(row), now),
+            None => segment.mark_all_changed(now, mask),
+        };
         let check = |segment: &Segment| !inactive && segment.any_disabled();
         let kind = match &mut self.segments {
             Segments::Shared(segments) => {
@@ -119,6 +199,7 @@ impl<'w> Source<'w> {
                 if mutable {
                     match entry.unique.take() {
                         Some(segment) => {
+                            mark(segment);
                             let check = check(segment);
                             SlotKind::Mut {
                                 segment,
@@ -158,11 +239,13 @@ impl<'w> Source<'w> {
         many: &[Vec<(SegId, usize)>],
         entities: &'w Entities,
         inactive: bool,
+        mask: Option<Vec<bool>>,
     ) -> Option<TableRows<'w, Q>> {
         let rows = self.table(table);
         if rows.owners().is_empty() {
             return None;
         }
+        let marks = mask.as_deref();
         let terms: &[TermInfo] = Q::TERMS;
         let mut checked = false;
         let (lanes, states) = Q::open(|i| {
@@ -171,7 +254,10 @@ impl<'w> Source<'w> {
                     let slots = many.get(i).map_or(&[][..], Vec::as_slice);
                     let kinds = slots
                         .iter()
-                        .map(|&(seg, level)| self.slot(terms[i].mutable, seg, level, inactive).kind)
+                        .map(|&(seg, level)| {
+                            self.slot(terms[i].mutable, seg, level, inactive, marks)
+                                .kind
+                        })
                         .collect();
                     Slot {
                         kind: SlotKind::Many(kinds),
@@ -186,18 +272,21 @@ impl<'w> Source<'w> {
                 (Some(_), None) => Slot {
                     kind: SlotKind::Missing,
                 },
-                (Some(_), Some((seg, level))) => self.slot(terms[i].mutable, seg, level, inactive),
+                (Some(_), Some((seg, level))) => {
+                    self.slot(terms[i].mutable, seg, level, inactive, marks)
+                }
             };
             checked |= slot.kind.checks();
             slot
         })?;
         let owners = (!inactive && rows.any_inactive()).then(|| rows.owners());
-        let checked = owners.is_some() || checked;
+        let checked = owners.is_some() || checked || mask.is_some();
         Some(TableRows {
             lanes: Lockstep::new(lanes, rows.owners().len(), checked),
             states,
             owners,
             entities,
+            mask: mask.map(|rows| Box::new(MaskWalk { rows, at: 0 })),
         })
     }
 }
@@ -211,6 +300,24 @@ pub(crate) struct TableRows<'w, Q: QueryData> {
     /// skipped).
     owners: Option<&'w [EntityIndex]>,
     entities: &'w Entities,
+    /// The rows that pass the query's change filters, when it has some.
+    mask: Option<Box<MaskWalk>>,
+}
+
+/// Which rows of a table pass a query's change filters, walked a row at a
+/// time beside the lanes.
+struct MaskWalk {
+    rows: Vec<bool>,
+    at: usize,
+}
+
+impl MaskWalk {
+    /// Whether the next row passes.
+    fn next(&mut self) -> bool {
+        let pass = self.rows.get(self.at).copied().unwrap_or(false);
+        self.at += 1;
+        pass
+    }
 }
 
 impl<'w, Q: QueryData> TableRows<'w, Q> {
@@ -226,6 +333,7 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
             states: Q::idle(Generations(entities)),
             owners: None,
             entities,
+            mask: None,
         }
     }
 
@@ -275,8 +383,9 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
                 None => false,
             },
         };
+        let passes = self.mask.as_mut().is_none_or(|mask| mask.next());
         let item = Q::fetch(row, &mut self.states);
-        item.filter(|_| active)
+        item.filter(|_| active && passes)
     }
 
     /// Folds every row left into `acc`; by value, so the lanes can live in
@@ -305,18 +414,33 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
             }
             None => (None, None),
         };
+        let (ka, kb) = match self.mask {
+            Some(mask) => {
+                let from = mask.at.min(mask.rows.len());
+                let mid = (from + at).min(mask.rows.len());
+                let head = mask.rows[from..mid].to_vec();
+                let tail = mask.rows[mid..].to_vec();
+                (
+                    Some(Box::new(MaskWalk { rows: head, at: 0 })),
+                    Some(Box::new(MaskWalk { rows: tail, at: 0 })),
+                )
+            }
+            None => (None, None),
+        };
         (
             TableRows {
                 lanes: a,
                 states: sa,
                 owners: oa,
                 entities: self.entities,
+                mask: ka,
             },
             TableRows {
                 lanes: b,
                 states: sb,
                 owners: ob,
                 entities: self.entities,
+                mask: kb,
             },
         )
     }
@@ -340,6 +464,8 @@ struct Tables<'w> {
     source: Source<'w>,
     entities: &'w Entities,
     inactive: bool,
+    /// The change filters' kinds and ticks, in the plan's order.
+    since: Vec<Watch>,
 }
 
 /// A query's share of its plan, released out of line: an atomic count
@@ -400,17 +526,28 @@ impl<'w> Tables<'w> {
             source,
             entities,
             inactive,
+            since,
         } = self;
         let plan: &Plan = plan;
         while let Some(&table) = plan.tables.get(*next_table) {
             let i = *next_table;
             *next_table += 1;
+            let mask = if since.is_empty() {
+                None
+            } else {
+                let rows = source.table(table).owners().len();
+                match source.passing(rows, plan.watch_of(i), since) {
+                    Some(mask) => Some(mask),
+                    None => continue,
+                }
+            };
             let rows = source.open(
                 table,
                 plan.places_of(i),
                 plan.many_of(i),
                 entities,
                 *inactive,
+                mask,
             );
             if rows.is_some() {
                 return rows;
@@ -426,6 +563,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
         source: Source<'w>,
         entities: &'w Entities,
         inactive: bool,
+        since: Vec<Watch>,
     ) -> Self {
         QueryIter {
             rows: TableRows::idle(entities),
@@ -435,6 +573,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
                 source,
                 entities,
                 inactive,
+                since,
             }),
         }
     }

@@ -23,9 +23,10 @@ pub use term::{All, Term};
 
 use crate::entity::Entities;
 use crate::table::Storage;
+use crate::table::{ChangeKind, Tick};
 use crate::Component;
 use iter::Source;
-use plan::Filters;
+use plan::{Filters, Watch};
 
 pub(crate) use cache::PlanCache;
 pub(crate) use one::{one, one_mut};
@@ -65,6 +66,7 @@ pub struct Query<'w, Q> {
     storage: &'w Storage,
     plans: &'w PlanCache,
     filters: Filters,
+    since: Vec<Watch>,
     _data: PhantomData<fn() -> Q>,
 }
 
@@ -74,6 +76,7 @@ pub struct QueryMut<'w, Q> {
     storage: &'w mut Storage,
     plans: &'w mut PlanCache,
     filters: Filters,
+    since: Vec<Watch>,
     _data: PhantomData<fn() -> Q>,
 }
 
@@ -85,6 +88,7 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
             storage,
             plans,
             filters: Filters::default(),
+            since: Vec::new(),
             _data: PhantomData,
         }
     }
@@ -104,13 +108,14 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
             storage,
             plans,
             filters: Filters::default(),
+            since: Vec::new(),
             _data: PhantomData,
         }
     }
 }
 
 macro_rules! filters {
-    () => {
+    ($ty:ident) => {
         /// Only entities that also hold a component that is-a `T`
         /// (enabled or not).
         #[must_use]
@@ -133,11 +138,59 @@ macro_rules! filters {
             self.filters.inactive = true;
             self
         }
+
+        /// Only entities holding a component that is-a `T` which was
+        /// added, replaced or handed out mutably after `since` (a tick from
+        /// [`World::change_tick`](crate::World::change_tick)). For a
+        /// `multiple` type, any one of the entity's components counts. A
+        /// table where nothing is-a `T` changed since is passed over
+        /// without reading its rows.
+        ///
+        /// ```
+        /// # use ecs_core::prelude::*;
+        /// #[derive(Component)]
+        /// struct Position(f32);
+        /// let mut world = World::new();
+        /// let a = world.spawn_with((Position(0.0),))?;
+        /// let b = world.spawn_with((Position(0.0),))?;
+        /// let seen = world.change_tick();
+        /// world.entity_mut(b)?.get_mut::<Position>().unwrap().0 = 5.0;
+        /// let moved: Vec<EntityId> = world
+        ///     .query::<(EntityId, &Position)>()
+        ///     .changed_since::<Position>(seen)
+        ///     .into_iter()
+        ///     .map(|(id, _)| id)
+        ///     .collect();
+        /// assert_eq!(moved, [b]);
+        /// # let _ = a;
+        /// # Ok::<(), ecs_core::Error>(())
+        /// ```
+        #[must_use]
+        pub fn changed_since<T: Component>(self, since: Tick) -> Self {
+            self.watch::<T>(ChangeKind::Changed, since)
+        }
+
+        /// Only entities holding a component that is-a `T` which was
+        /// attached after `since`; as
+        #[doc = concat!("[`changed_since`](", stringify!($ty), "::changed_since)")]
+        /// otherwise.
+        #[must_use]
+        pub fn added_since<T: Component>(self, since: Tick) -> Self {
+            self.watch::<T>(ChangeKind::Added, since)
+        }
+
+        fn watch<T: Component>(mut self, kind: ChangeKind, since: Tick) -> Self {
+            self.filters
+                .changes
+                .push((std::any::TypeId::of::<T>(), kind));
+            self.since.push((kind, since));
+            self
+        }
     };
 }
 
 impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
-    filters!();
+    filters!(Query);
 
     /// The matching entities' items; a shared query can be walked any
     /// number of times.
@@ -148,6 +201,7 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
             Source::shared(self.storage),
             self.entities,
             self.filters.inactive,
+            self.since.clone(),
         )
     }
 
@@ -198,7 +252,7 @@ impl<'w, Q: ReadOnlyQueryData> IntoIterator for &Query<'w, Q> {
 }
 
 impl<'w, Q: QueryData> QueryMut<'w, Q> {
-    filters!();
+    filters!(QueryMut);
 
     /// Calls `f` with every matching entity's items.
     pub fn for_each(self, f: impl FnMut(Q::Item<'w>)) {
@@ -225,7 +279,13 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
     pub fn iter(&mut self) -> QueryIter<'_, Q> {
         let plan = self.plans.plan_mut(self.storage, Q::TERMS, &self.filters);
         let source = Source::new_mut(self.storage, plan.segments());
-        QueryIter::new(plan, source, self.entities, self.filters.inactive)
+        QueryIter::new(
+            plan,
+            source,
+            self.entities,
+            self.filters.inactive,
+            self.since.clone(),
+        )
     }
 
     /// How many entities match, as [`Query::count`].
@@ -253,7 +313,13 @@ impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
     fn into_iter(self) -> QueryIter<'w, Q> {
         let plan = self.plans.plan_mut(self.storage, Q::TERMS, &self.filters);
         let source = Source::new_mut(self.storage, plan.segments());
-        QueryIter::new(plan, source, self.entities, self.filters.inactive)
+        QueryIter::new(
+            plan,
+            source,
+            self.entities,
+            self.filters.inactive,
+            self.since.clone(),
+        )
     }
 }
 

@@ -28,9 +28,9 @@ pub(crate) fn one_mut<'w, Q: QueryData>(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let mut source = Source::new_mut(storage, &wanted);
+    let mut source = Source::new_mut(storage, &wanted).only_row(row.index());
     let rows = source
-        .open::<Q>(table, &places, &many, entities, true)
+        .open::<Q>(table, &places, &many, entities, true, None)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
     rest.next().ok_or_else(|| missing::<Q>(id, 0))
@@ -49,7 +49,7 @@ pub(crate) fn one<'w, Q: ReadOnlyQueryData>(
     let many = Plan::many_in(storage, Q::TERMS, table);
     let mut source = Source::shared(storage);
     let rows = source
-        .open::<Q>(table, &places, &many, entities, true)
+        .open::<Q>(table, &places, &many, entities, true, None)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
     rest.next().ok_or_else(|| missing::<Q>(id, 0))

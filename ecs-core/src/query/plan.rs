@@ -4,7 +4,10 @@ use std::any::TypeId;
 
 use crate::entity::{SegId, TableId, TypeIdx};
 use crate::query::term::TermInfo;
-use crate::table::Storage;
+use crate::table::{ChangeKind, Storage, Tick};
+
+/// A change filter as a walk reads it: its kind and the reader's tick.
+pub(crate) type Watch = (ChangeKind, Tick);
 
 /// A query's `with`/`without` filters and whether it sees inactive rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -13,6 +16,19 @@ pub(crate) struct Filters {
     pub without: Vec<TypeId>,
     /// Also visit disabled components and disabled or killed entities.
     pub inactive: bool,
+    /// The change filters' types and kinds (their ticks change from call
+    /// to call, so they are kept beside the plan's key, not in it): each
+    /// also requires the type, as `with` does.
+    pub changes: Vec<(TypeId, ChangeKind)>,
+}
+
+/// What a table must hold to match, resolved to type indices.
+struct Wanted<'a> {
+    terms: &'a [TermInfo],
+    resolved: &'a [Option<TypeIdx>],
+    with: &'a [TypeIdx],
+    without: &'a [TypeIdx],
+    watched: &'a [TypeIdx],
 }
 
 /// Where a term reads in one table: its segment and chain level.
@@ -41,6 +57,10 @@ pub(crate) struct Plan {
     epoch: u64,
     /// Every segment the plan reads, sorted, each once.
     segments: Vec<SegId>,
+    /// Per table and change filter, the segments whose components are-a
+    /// the filter's type (`tables.len() * changes` lists, table by table).
+    watch: Vec<Vec<SegId>>,
+    changes: usize,
 }
 
 impl Plan {
@@ -76,56 +96,77 @@ impl Plan {
             .iter()
             .map(|t| t.key.and_then(|k| index(k.type_id())))
             .collect();
-        let any_all = terms.iter().any(|t| t.all);
         // A required type or a `with` type no table has: nothing matches
         // (a type registered later only appears in tables made later).
         let required_missing = terms
             .iter()
             .zip(&resolved)
             .any(|(t, r)| t.required && r.is_none());
-        let with: Option<Vec<TypeIdx>> = filters.with.iter().map(|&id| index(id)).collect();
-        let (false, Some(with)) = (required_missing, with) else {
+        self.changes = filters.changes.len();
+        let watched: Option<Vec<TypeIdx>> =
+            filters.changes.iter().map(|&(id, _)| index(id)).collect();
+        let with: Option<Vec<TypeIdx>> = filters
+            .with
+            .iter()
+            .map(|&id| index(id))
+            .chain(watched.iter().flatten().map(|&t| Some(t)))
+            .collect();
+        let (Some(watched), Some(with)) = (watched, with) else {
             return;
         };
+        if required_missing {
+            return;
+        }
         let without: Vec<TypeIdx> = filters.without.iter().filter_map(|&id| index(id)).collect();
+        let wanted = Wanted {
+            terms,
+            resolved: &resolved,
+            with: &with,
+            without: &without,
+            watched: &watched,
+        };
         for table in (from..to).map(TableId::from_index) {
-            if with
-                .iter()
-                .any(|&t| storage.position_of(table, t).is_none())
-                || without
-                    .iter()
-                    .any(|&t| storage.position_of(table, t).is_some())
-            {
-                continue;
-            }
-            let start = self.places.len();
-            let mut matched = true;
-            for (term, ty) in terms.iter().zip(&resolved) {
-                let place = ty.and_then(|t| storage.first_isa_level(table, t));
-                if term.required && place.is_none() {
-                    matched = false;
-                    break;
-                }
-                self.places.push(place.map(|(p, level)| (p.seg, level)));
-            }
-            if matched {
-                self.tables.push(table);
-                if any_all {
-                    self.many
-                        .extend(terms.iter().zip(&resolved).map(|(term, ty)| {
-                            every_match(storage, table, term.all.then_some(*ty).flatten())
-                        }));
-                }
-            } else {
-                self.places.truncate(start);
-            }
+            self.match_table(storage, &wanted, table);
         }
         let mut all = Vec::with_capacity(self.places.len());
         all.extend(self.places.iter().flatten().map(|&(seg, _)| seg));
         all.extend(self.many.iter().flatten().map(|&(seg, _)| seg));
+        all.extend(self.watch.iter().flatten().copied());
         all.sort_unstable();
         all.dedup();
         self.segments = all;
+    }
+
+    /// Adds `table` to the plan when it matches.
+    fn match_table(&mut self, storage: &Storage, wanted: &Wanted<'_>, table: TableId) {
+        let has = |t: TypeIdx| storage.position_of(table, t).is_some();
+        if !wanted.with.iter().all(|&t| has(t)) || wanted.without.iter().any(|&t| has(t)) {
+            return;
+        }
+        let start = self.places.len();
+        for (term, ty) in wanted.terms.iter().zip(wanted.resolved) {
+            let place = ty.and_then(|t| storage.first_isa_level(table, t));
+            if term.required && place.is_none() {
+                self.places.truncate(start);
+                return;
+            }
+            self.places.push(place.map(|(p, level)| (p.seg, level)));
+        }
+        self.tables.push(table);
+        self.watch.extend(wanted.watched.iter().map(|&t| {
+            every_match(storage, table, Some(t))
+                .into_iter()
+                .map(|(seg, _)| seg)
+                .collect::<Vec<_>>()
+        }));
+        if wanted.terms.iter().any(|t| t.all) {
+            let terms = wanted.terms.iter().zip(wanted.resolved);
+            self.many.extend(
+                terms.map(|(term, ty)| {
+                    every_match(storage, table, term.all.then_some(*ty).flatten())
+                }),
+            );
+        }
     }
 
     /// Every segment the plan reads, sorted, each once.
@@ -161,6 +202,12 @@ impl Plan {
     #[inline]
     pub fn places_of(&self, i: usize) -> &[Place] {
         &self.places[i * self.terms..(i + 1) * self.terms]
+    }
+
+    /// The segments each change filter watches in the `i`-th table.
+    #[inline]
+    pub fn watch_of(&self, i: usize) -> &[Vec<SegId>] {
+        &self.watch[i * self.changes..(i + 1) * self.changes]
     }
 
     /// The every-match places of the `i`-th table (empty without

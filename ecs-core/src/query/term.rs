@@ -198,7 +198,7 @@ fn open_writes<T: Component>(slot: Slot<'_>) -> Option<(StridedMut<'_, T>, Metas
     else {
         return None;
     };
-    let (values, metas) = segment.values_as_meta_mut::<T>(level)?;
+    let (values, metas) = segment.values_as_meta_marked::<T>(level)?;
     Some((values, Metas(check.then_some(&*metas))))
 }
 

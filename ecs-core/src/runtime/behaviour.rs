@@ -466,6 +466,9 @@ fn update_rows<T: Behaviour>(
 ) -> usize {
     let mut updated = 0;
     let tag = world.tag();
+    // Every row the loop hands out counts as changed (the behaviour's
+    // `self`; the sibling is marked where it is handed out).
+    let now = world.storage_mut().write_tick();
     let lent_type = siblings.as_ref().map(|(s, _)| *s);
     // No structural change can happen while the column is out (they are
     // deferred), so tables and rows stay where they are during the loop.
@@ -480,10 +483,10 @@ fn update_rows<T: Behaviour>(
         // A type's own behaviour walks plain slices; an inherited one reads
         // the ancestor part of each value, a stride apart.
         let rows = if level == 0 {
-            let (values, metas) = seg.values_meta_mut::<T>();
+            let (values, metas) = seg.values_meta_mut::<T>(now);
             Rows::Own(values.iter_mut().zip(metas.iter_mut()))
         } else {
-            let Some((values, metas)) = seg.values_as_meta_mut::<T>(level) else {
+            let Some((values, metas)) = seg.values_as_meta_mut::<T>(level, now) else {
                 continue;
             };
             Rows::Inherited(values.zip(metas.iter_mut()))
@@ -570,6 +573,7 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
         // No `S` anywhere (or `S` shares `T`'s storage): plain updates.
         _ => return update_type::<T>(world, ty, level, dt),
     };
+    let now = world.storage_mut().write_tick();
     with_column_out(world, ty, |world, column| {
         with_column_out(world, s, |world, siblings| {
             update_rows(
@@ -578,7 +582,7 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
                 (ty, level),
                 Some((s, siblings)),
                 |component: &mut T, ctx, sibling, row| match sibling {
-                    Some(segment) => component.update_with(ctx, segment.get_mut::<S>(row), dt),
+                    Some(segment) => component.update_with(ctx, segment.get_mut::<S>(row, now), dt),
                     None => component.update(ctx, dt),
                 },
             )
@@ -591,8 +595,9 @@ fn update_with_type<T: UpdateWith<S>, S: Component>(
 fn run_hook<T: Behaviour>(world: &mut World, comp: CompRef, level: usize, hook: Hook) {
     with_segment_out(world, comp, |world, segment| {
         let owner = world.storage().table(segment.table()).owners()[comp.row.index()];
+        let now = world.storage_mut().write_tick();
         let mut ctx = Context::new(world, owner, comp.ty);
-        let Some(component) = segment.get_as_mut::<T>(comp.row, level) else {
+        let Some(component) = segment.get_as_mut::<T>(comp.row, level, now) else {
             return;
         };
         match hook {

@@ -142,8 +142,9 @@ fn deliver<C: Receive<M>, M: 'static>(
         if segment.meta(comp.row).is_none_or(|meta| !meta.is_enabled()) {
             return false;
         }
+        let now = world.storage_mut().write_tick();
         let mut ctx = Context::new(world, owner, comp.ty);
-        match segment.get_as_mut::<C>(comp.row, level) {
+        match segment.get_as_mut::<C>(comp.row, level, now) {
             Some(receiver) => {
                 receiver.receive(&mut ctx, message);
                 true

@@ -15,12 +15,15 @@ mod reclaim;
 mod rows;
 mod segment;
 pub(crate) mod tables;
+mod ticks;
 mod types;
 
 pub(crate) use column::{Column, LentColumn};
 pub(crate) use meta::Meta;
 pub(crate) use segment::{Row, Segment};
 pub(crate) use tables::{Comps, Place, Table, EMPTY_TABLE};
+pub use ticks::Tick;
+pub(crate) use ticks::{is_after, ChangeKind};
 pub(crate) use types::{TypeIdHasher, TypeInfo, Types};
 
 use crate::component::ComponentVTable;
@@ -47,9 +50,49 @@ pub(crate) struct Storage {
     first: Vec<Vec<tables::FirstIsa>>,
     /// Columns whose trash holds values to drop (see [`Storage::empty_trash`]).
     trashed: Vec<TypeIdx>,
+    /// The change clock every row's ticks are read against.
+    clock: ticks::Clock,
 }
 
 impl Storage {
+    /// The tick a reader keeps: what is added or changed from now on is
+    /// later than it.
+    pub fn look(&self) -> Tick {
+        self.clock.look()
+    }
+
+    /// The clock's current tick, for reading row ticks against.
+    #[inline]
+    pub fn now(&self) -> u64 {
+        self.clock.now()
+    }
+
+    /// The tick of a write about to happen (see [`ticks::Clock::write`]);
+    /// caps old row ticks when they are due.
+    #[inline]
+    pub fn write_tick(&mut self) -> u64 {
+        let (now, due) = self.clock.write();
+        if due {
+            self.clamp_ticks();
+        }
+        now
+    }
+
+    /// Moves the clock `ticks` on, as that many looks each followed by a
+    /// write would.
+    pub fn skip_ticks(&mut self, ticks: u64) {
+        if self.clock.skip(ticks) {
+            self.clamp_ticks();
+        }
+    }
+
+    #[cold]
+    fn clamp_ticks(&mut self) {
+        let now = self.clock.now();
+        self.segments.iter_mut().for_each(|s| s.clamp_ticks(now));
+        self.clock.clamped();
+    }
+
     /// The type registry.
     #[inline]
     pub fn types(&self) -> &Types {
@@ -160,7 +203,8 @@ impl Storage {
     #[inline(always)]
     pub fn push_meta<C: Component>(&mut self, place: Place, meta: Meta, value: C) -> RowId {
         self.assert_present(place.ty);
-        self.segments[place.seg.index()].push(meta, value)
+        let now = self.write_tick();
+        self.segments[place.seg.index()].push(meta, value, now)
     }
 
     /// Pushes `count` values made by `next` onto segment `place`, each with
@@ -176,6 +220,7 @@ impl Storage {
         mut next: impl FnMut() -> Result<C, E>,
     ) -> Result<(), E> {
         self.assert_present(place.ty);
+        let now = self.write_tick();
         let Storage {
             types, segments, ..
         } = self;
@@ -184,7 +229,7 @@ impl Storage {
         for _ in 0..count {
             let value = next()?;
             let meta = types.take_meta(place.ty).with_enabled(!disabled);
-            segment.push(meta, value);
+            segment.push(meta, value, now);
         }
         Ok(())
     }
@@ -193,7 +238,8 @@ impl Storage {
     pub fn push_boxed(&mut self, place: Place, value: crate::component::ops::BoxedComponent) {
         let meta = self.types.take_meta(place.ty);
         self.assert_present(place.ty);
-        self.segments[place.seg.index()].push_boxed(meta, value);
+        let now = self.write_tick();
+        self.segments[place.seg.index()].push_boxed(meta, value, now);
     }
 
     /// Rows never enter a segment standing in for one lent out.

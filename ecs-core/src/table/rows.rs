@@ -3,7 +3,7 @@
 //! parent part's offset, so a base-type read costs what an exact one does.
 
 use crate::entity::{CompRef, EntitySlot, RowId, SegId, TableId, TypeIdx};
-use crate::table::{Column, Row, Segment, Storage};
+use crate::table::{is_after, ChangeKind, Column, Row, Segment, Storage, Tick};
 use crate::Component;
 
 impl Storage {
@@ -38,12 +38,36 @@ impl Storage {
         })
     }
 
+    /// Whether a component that is-a `T` of the entity at `row` of
+    /// `table` was added (or changed, by `kind`) after `since`.
+    pub fn any_after<T: Component>(
+        &self,
+        table: TableId,
+        row: RowId,
+        kind: ChangeKind,
+        since: Tick,
+    ) -> bool {
+        let Some(t) = self.types.table_key_of::<T>() else {
+            return false;
+        };
+        let now = self.now();
+        self.all_isa(table, t).iter().any(|&(place, _)| {
+            let segment = &self.segments[place.seg.index()];
+            segment.maybe_after(kind, since)
+                && segment
+                    .ticks(kind)
+                    .get(row.index())
+                    .is_some_and(|&tick| is_after(tick, since, now))
+        })
+    }
+
     /// Mutable twin of [`Storage::find`].
     #[inline(always)]
     pub fn find_mut<T: Component>(&mut self, slot: &EntitySlot) -> Option<&mut T> {
         let t = self.types.table_key_of::<T>()?;
         let (place, level) = self.first_isa_level(slot.table, t)?;
-        self.segments[place.seg.index()].get_as_mut(slot.row, level)
+        let now = self.write_tick();
+        self.segments[place.seg.index()].get_as_mut(slot.row, level, now)
     }
 
     /// The component `comp` (which is-a `T`, index `t`) as a `T`.
@@ -63,14 +87,16 @@ impl Storage {
     /// Mutable twin of [`Storage::at_level`].
     #[inline]
     pub fn at_level_mut<T: Component>(&mut self, comp: CompRef, level: usize) -> Option<&mut T> {
-        self.segments[comp.seg.index()].get_as_mut(comp.row, level)
+        let now = self.write_tick();
+        self.segments[comp.seg.index()].get_as_mut(comp.row, level, now)
     }
 
     /// Mutable twin of [`Storage::view_as`].
     #[inline]
     pub fn view_as_mut<T: Component>(&mut self, comp: CompRef, t: TypeIdx) -> Option<&mut T> {
         let level = self.types.level_of::<T>(comp.ty, t)?;
-        self.segments[comp.seg.index()].get_as_mut(comp.row, level)
+        let now = self.write_tick();
+        self.segments[comp.seg.index()].get_as_mut(comp.row, level, now)
     }
 
     /// Several components of one entity (its `row`) as `T`s, each segment
@@ -87,6 +113,7 @@ impl Storage {
             .map(|(pos, &(ty, seg))| (pos, ty, seg))
             .collect();
         order.sort_unstable_by_key(|&(_, _, seg)| seg);
+        let now = self.write_tick();
         let mut found: Vec<(usize, &mut T)> = Vec::with_capacity(order.len());
         // Disjoint segments, borrowed one by one in index order.
         let mut segments = self.segments.iter_mut().enumerate();
@@ -95,7 +122,7 @@ impl Storage {
             let level = self.types.level_of::<T>(ty, t);
             if let Some(value) = segment
                 .zip(level)
-                .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level))
+                .and_then(|(segment, level)| segment.get_as_mut::<T>(row, level, now))
             {
                 found.push((pos, value));
             }
@@ -133,6 +160,7 @@ impl Storage {
             }
             by_seg
         };
+        let now = self.write_tick();
         let Storage {
             segments, tables, ..
         } = self;
@@ -146,7 +174,7 @@ impl Storage {
         picked.sort_by_key(|(rank, _, _)| *rank);
         picked.into_iter().flat_map(move |(_, segment, level)| {
             let owners = &tables[segment.table.index()].owners;
-            segment.rows_as_mut::<T>(owners, level)
+            segment.rows_as_mut::<T>(owners, level, now)
         })
     }
 
@@ -156,6 +184,7 @@ impl Storage {
         let Some(t) = self.type_idx::<T>() else {
             return;
         };
+        let now = self.write_tick();
         let Storage {
             types,
             columns,
@@ -172,7 +201,7 @@ impl Storage {
             if ty == t {
                 for &s in &column.segs {
                     segments[s.index()]
-                        .values_mut::<T>()
+                        .values_mut::<T>(now)
                         .iter_mut()
                         .for_each(&mut f);
                 }
@@ -180,7 +209,7 @@ impl Storage {
                 && let Some(level) = column.level_of::<T>()
             {
                 for &s in &column.segs {
-                    if let Some(values) = segments[s.index()].iter_as_mut::<T>(level) {
+                    if let Some(values) = segments[s.index()].iter_as_mut::<T>(level, now) {
                         values.for_each(&mut f);
                     }
                 }

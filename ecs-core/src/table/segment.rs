@@ -8,6 +8,7 @@ use std::any::Any;
 use crate::entity::{EntityIndex, RowId, TableId, TypeIdx};
 use crate::storage::raw::{BlobVec, ErasedType, Strided, StridedMut};
 
+use super::ticks::{clamp, ChangeKind, RowTicks, Tick};
 use super::Meta;
 
 /// One row as iteration sees it: owner slot, meta word, value.
@@ -30,6 +31,16 @@ pub(crate) struct Segment {
     /// How many rows are disabled: while none is, a query skips the
     /// per-row check.
     pub(super) disabled: u32,
+    /// Per row: when the component was added and when it was last handed
+    /// out mutably, in two arrays so that marking a table's rows is one
+    /// fill of contiguous words.
+    pub(super) added: Vec<u32>,
+    pub(super) changed: Vec<u32>,
+    /// The latest tick any row was added at and handed out mutably at (at
+    /// least: rows leaving do not lower them), so a question about changes
+    /// passes over a segment with none without reading its rows.
+    pub(super) added_max: u64,
+    pub(super) changed_max: u64,
 }
 
 impl Segment {
@@ -40,6 +51,10 @@ impl Segment {
             table,
             ty,
             disabled: 0,
+            added: Vec::new(),
+            changed: Vec::new(),
+            added_max: 0,
+            changed_max: 0,
         }
     }
 
@@ -54,6 +69,10 @@ impl Segment {
             table: self.table,
             ty: self.ty,
             disabled: std::mem::take(&mut self.disabled),
+            added: std::mem::take(&mut self.added),
+            changed: std::mem::take(&mut self.changed),
+            added_max: self.added_max,
+            changed_max: self.changed_max,
         }
     }
 
@@ -75,6 +94,59 @@ impl Segment {
         &self.meta
     }
 
+    /// Each row's tick of kind `kind`.
+    #[inline]
+    pub fn ticks(&self, kind: ChangeKind) -> &[u32] {
+        match kind {
+            ChangeKind::Added => &self.added,
+            ChangeKind::Changed => &self.changed,
+        }
+    }
+
+    /// Whether some row may have been added (or changed, by `kind`) after
+    /// `since`: `false` only when none was.
+    #[inline]
+    pub fn maybe_after(&self, kind: ChangeKind, since: Tick) -> bool {
+        let max = match kind {
+            ChangeKind::Added => self.added_max,
+            ChangeKind::Changed => self.changed_max,
+        };
+        max > since.0
+    }
+
+    /// Marks row `row` handed out mutably at `now`.
+    #[inline(always)]
+    pub fn mark_changed(&mut self, row: RowId, now: u64) {
+        if let Some(tick) = self.changed.get_mut(row.index()) {
+            *tick = now as u32;
+            self.changed_max = now;
+        }
+    }
+
+    /// Marks every row handed out mutably at `now`, or those `only` names.
+    pub fn mark_all_changed(&mut self, now: u64, only: Option<&[bool]>) {
+        if self.changed.is_empty() {
+            return;
+        }
+        match only {
+            None => self.changed.fill(now as u32),
+            Some(only) => self
+                .changed
+                .iter_mut()
+                .zip(only)
+                .filter(|(_, marked)| **marked)
+                .for_each(|(t, _)| *t = now as u32),
+        }
+        self.changed_max = now;
+    }
+
+    /// Raises row ticks older than the cap (see [`super::ticks`]).
+    pub fn clamp_ticks(&mut self, now: u64) {
+        for tick in self.added.iter_mut().chain(&mut self.changed) {
+            *tick = clamp(*tick, now);
+        }
+    }
+
     /// How many rows it holds.
     #[inline]
     pub fn len(&self) -> usize {
@@ -86,7 +158,8 @@ impl Segment {
     /// # Panics
     /// When `C` is not the segment's type.
     #[inline]
-    pub fn values_mut<C: 'static>(&mut self) -> &mut [C] {
+    pub fn values_mut<C: 'static>(&mut self, now: u64) -> &mut [C] {
+        self.mark_all_changed(now, None);
         self.data.as_mut_slice()
     }
 
@@ -99,7 +172,8 @@ impl Segment {
 
     /// Mutable twin of [`Segment::iter_as`].
     #[inline]
-    pub fn iter_as_mut<T: 'static>(&mut self, level: usize) -> Option<StridedMut<'_, T>> {
+    pub fn iter_as_mut<T: 'static>(&mut self, level: usize, now: u64) -> Option<StridedMut<'_, T>> {
+        self.mark_all_changed(now, None);
         self.data.iter_mut(level)
     }
 
@@ -107,16 +181,29 @@ impl Segment {
     /// a row started, never disable it: [`Segment::set_disabled`] counts
     /// those).
     #[inline]
-    pub fn values_meta_mut<C: 'static>(&mut self) -> (&mut [C], &mut [Meta]) {
+    pub fn values_meta_mut<C: 'static>(&mut self, now: u64) -> (&mut [C], &mut [Meta]) {
+        self.mark_all_changed(now, None);
         (self.data.as_mut_slice(), &mut self.meta)
     }
 
     /// [`Segment::iter_as_mut`] beside the meta words, both mutable: for
     /// the update loop, which may mark a row started, never disable it
     /// (which [`Segment::set_disabled`] counts), and for query writes,
-    /// which only read them.
+    /// which only read them. Every row is marked handed out at `now`.
     #[inline]
     pub fn values_as_meta_mut<T: 'static>(
+        &mut self,
+        level: usize,
+        now: u64,
+    ) -> Option<(StridedMut<'_, T>, &mut [Meta])> {
+        self.mark_all_changed(now, None);
+        self.values_as_meta_marked(level)
+    }
+
+    /// [`Segment::values_as_meta_mut`] for a caller that marked the rows
+    /// it hands out itself ([`Segment::mark_all_changed`]).
+    #[inline]
+    pub fn values_as_meta_marked<T: 'static>(
         &mut self,
         level: usize,
     ) -> Option<(StridedMut<'_, T>, &mut [Meta])> {
@@ -143,7 +230,9 @@ impl Segment {
         &'a mut self,
         owners: &'a [EntityIndex],
         level: usize,
+        now: u64,
     ) -> impl Iterator<Item = Row<&'a mut T>> + 'a {
+        self.mark_all_changed(now, None);
         let Segment { data, meta, .. } = self;
         owners
             .iter()
@@ -160,7 +249,8 @@ impl Segment {
 
     /// Mutable twin of [`Segment::get_as`].
     #[inline(always)]
-    pub fn get_as_mut<T: 'static>(&mut self, row: RowId, level: usize) -> Option<&mut T> {
+    pub fn get_as_mut<T: 'static>(&mut self, row: RowId, level: usize, now: u64) -> Option<&mut T> {
+        self.mark_changed(row, now);
         self.data.get_mut(row.index(), level)
     }
 
@@ -183,8 +273,8 @@ impl Segment {
 
     /// Mutable twin of [`Segment::get`].
     #[inline]
-    pub fn get_mut<C: 'static>(&mut self, row: RowId) -> &mut C {
-        self.get_as_mut(row, 0)
+    pub fn get_mut<C: 'static>(&mut self, row: RowId, now: u64) -> &mut C {
+        self.get_as_mut(row, 0, now)
             .expect("a segment is read as its own type at a row it holds")
     }
 
@@ -193,10 +283,11 @@ impl Segment {
     /// # Panics
     /// When `C` is not the segment's type.
     #[inline(always)]
-    pub(super) fn push<C: 'static>(&mut self, meta: Meta, value: C) -> RowId {
+    pub(super) fn push<C: 'static>(&mut self, meta: Meta, value: C, now: u64) -> RowId {
         let row = RowId::from_index(self.meta.len());
         self.data.push(value);
-        self.note_added(meta);
+        self.note_added(meta, RowTicks::new(now));
+        self.note_ticks(now, now);
         row
     }
 
@@ -204,12 +295,18 @@ impl Segment {
     ///
     /// # Panics
     /// When the box holds another type.
-    pub(super) fn push_boxed(&mut self, meta: Meta, value: Box<dyn Any + Send + Sync>) -> RowId {
+    pub(super) fn push_boxed(
+        &mut self,
+        meta: Meta,
+        value: Box<dyn Any + Send + Sync>,
+        now: u64,
+    ) -> RowId {
         let row = RowId::from_index(self.meta.len());
         if self.data.push_boxed(value).is_err() {
             panic!("a boxed component is pushed onto its own type's segment");
         }
-        self.note_added(meta);
+        self.note_added(meta, RowTicks::new(now));
+        self.note_ticks(now, now);
         row
     }
 
@@ -221,27 +318,43 @@ impl Segment {
         self.data.swap_remove(row.index())
     }
 
-    /// Appends a row's meta word, counting it when disabled.
+    /// Appends a row's meta word and ticks, counting it when disabled.
     #[inline(always)]
-    fn note_added(&mut self, meta: Meta) {
+    fn note_added(&mut self, meta: Meta, ticks: RowTicks) {
         self.meta.push(meta);
+        self.added.push(ticks.added);
+        self.changed.push(ticks.changed);
         self.disabled += u32::from(!meta.is_enabled());
     }
 
-    /// Removes a row's meta word (the last takes its place), uncounting it.
+    /// Raises the latest ticks to `added` and `changed`.
     #[inline(always)]
-    fn remove_meta(&mut self, row: RowId) -> Meta {
-        let meta = self.meta.swap_remove(row.index());
-        self.disabled -= u32::from(!meta.is_enabled());
-        meta
+    fn note_ticks(&mut self, added: u64, changed: u64) {
+        self.added_max = self.added_max.max(added);
+        self.changed_max = self.changed_max.max(changed);
     }
 
-    /// Moves `row` to the end of `target` (the last row takes its place).
+    /// Removes a row's meta word and ticks (the last takes its place),
+    /// uncounting it.
+    #[inline(always)]
+    fn remove_meta(&mut self, row: RowId) -> (Meta, RowTicks) {
+        let meta = self.meta.swap_remove(row.index());
+        let ticks = RowTicks {
+            added: self.added.swap_remove(row.index()),
+            changed: self.changed.swap_remove(row.index()),
+        };
+        self.disabled -= u32::from(!meta.is_enabled());
+        (meta, ticks)
+    }
+
+    /// Moves `row` to the end of `target` (the last row takes its place),
+    /// with its ticks: a component that changes tables is not added again.
     #[inline]
     pub(super) fn move_row_to(&mut self, row: RowId, target: &mut Segment) {
-        let meta = self.remove_meta(row);
+        let (meta, ticks) = self.remove_meta(row);
         self.data.swap_remove_into(row.index(), &mut target.data);
-        target.note_added(meta);
+        target.note_added(meta, ticks);
+        target.note_ticks(self.added_max, self.changed_max);
     }
 
     /// Moves `row` into `trash` (the last row takes its place).
@@ -258,6 +371,8 @@ impl Segment {
         let gone = self.meta[len..].iter().filter(|m| !m.is_enabled()).count();
         self.disabled -= u32::try_from(gone).expect("a segment holds fewer than 2^32 rows");
         self.meta.truncate(len);
+        self.added.truncate(len);
+        self.changed.truncate(len);
         self.data.truncate_into(len, trash);
         true
     }
@@ -265,6 +380,8 @@ impl Segment {
     pub(super) fn reserve(&mut self, additional: usize) {
         self.data.reserve(additional);
         self.meta.reserve(additional);
+        self.added.reserve(additional);
+        self.changed.reserve(additional);
     }
 
     /// The row's meta word, `None` past the end (a segment lent out).

@@ -1,6 +1,7 @@
 //! Borrowed views of one entity: [`EntityRef`] reads, [`EntityMut`] writes.
 
 use crate::entity::{RowId, TableId};
+use crate::table::{ChangeKind, Tick};
 
 use crate::world::World;
 use crate::{Component, EntityId, Error};
@@ -147,6 +148,49 @@ impl<'w> EntityRef<'w> {
     /// ```
     pub fn has<T: Component>(&self) -> bool {
         self.get::<T>().is_some()
+    }
+
+    /// Whether a component that is-a `T` was added, replaced or handed out
+    /// mutably after `since` (a tick from
+    /// [`World::change_tick`](crate::World::change_tick)); for a
+    /// `multiple` type, any one of them.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// let seen = world.change_tick();
+    /// assert!(!world.entity(id)?.changed_since::<Health>(seen));
+    /// world.entity_mut(id)?.get_mut::<Health>().unwrap().0 = 2;
+    /// assert!(world.entity(id)?.changed_since::<Health>(seen));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn changed_since<T: Component>(&self, since: Tick) -> bool {
+        let storage = self.world.storage();
+        storage.any_after::<T>(self.table, self.row, ChangeKind::Changed, since)
+    }
+
+    /// Whether a component that is-a `T` was attached after `since`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(Component)]
+    /// struct Shield;
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Health(3),))?;
+    /// let seen = world.change_tick();
+    /// world.entity_mut(id)?.add(Shield)?;
+    /// let e = world.entity(id)?;
+    /// assert!(e.added_since::<Shield>(seen) && !e.added_since::<Health>(seen));
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn added_since<T: Component>(&self, since: Tick) -> bool {
+        let storage = self.world.storage();
+        storage.any_after::<T>(self.table, self.row, ChangeKind::Added, since)
     }
 
     /// Number of components on the entity.

@@ -70,7 +70,11 @@ impl World {
         self.insert_inner(index, value)?;
         self.fire_added_hooks(index, before);
         let comp = self.comp_at(index, before);
-        Ok(self.storage.segment_mut(comp.seg).get_mut::<C>(comp.row))
+        let now = self.storage.write_tick();
+        Ok(self
+            .storage
+            .segment_mut(comp.seg)
+            .get_mut::<C>(comp.row, now))
     }
 
     /// [`World::insert`] without hooks: checks the single rule, appends the
@@ -169,7 +173,8 @@ impl World {
     #[inline]
     pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) -> &mut C {
         let row = self.storage.push_value(place, value);
-        self.storage.segment_mut(place.seg).get_mut(row)
+        let now = self.storage.write_tick();
+        self.storage.segment_mut(place.seg).get_mut(row, now)
     }
 
     /// [`World::push_value`] for a boxed value of the place's type.

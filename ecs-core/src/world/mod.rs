@@ -13,6 +13,7 @@ pub(crate) mod removal;
 pub(crate) mod require;
 pub(crate) mod state;
 
+mod changes;
 mod layout;
 mod resources;
 
