@@ -245,6 +245,7 @@ pub use runtime::behaviour::{Behaviour, UpdateOrder, UpdateWith};
 pub use runtime::commands::Commands;
 pub use runtime::context::Context;
 pub use runtime::message::Receive;
+pub use runtime::observe::{ComponentEvent, ObserverId};
 pub use scene::search::TreeFilter;
 pub use table::Tick;
 pub use world::bundle::Bundle;
@@ -257,10 +258,10 @@ pub use world::DEFAULT_LAYERS;
 /// The names almost every user of the crate needs.
 pub mod prelude {
     pub use crate::{
-        All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentKey,
-        Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle, InstanceId,
-        Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Tick, TreeFilter,
-        UpdateWith, World,
+        All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentEvent,
+        ComponentKey, Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle,
+        InstanceId, Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Tick,
+        TreeFilter, UpdateWith, World,
     };
 }
 

@@ -6,9 +6,12 @@
 use crate::entity::TypeIdx;
 use crate::runtime::behaviour::{self, UpdateOrder};
 use crate::runtime::commands::{self, Commands};
+use crate::runtime::observe::{self, ComponentEvent, ObserverId};
 use crate::runtime::{message, runtime_mut};
 use crate::world::World;
+use crate::{Component, Context};
 use crate::{EntityId, Error};
+use std::any::TypeId;
 
 impl World {
     /// Declares which behaviour types update first, and in which order (the
@@ -57,7 +60,64 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn update(&mut self, dt: f32) -> usize {
-        behaviour::update(self, dt)
+        let updated = behaviour::update(self, dt);
+        observe::deliver_changes(self);
+        updated
+    }
+
+    /// Calls `observer` with a [`Context`] on the entity whenever a
+    /// component that is-a `T` meets `event`: an observer on a base type
+    /// hears every derived one (on `Collider`, a `CircleCollider` added).
+    /// Lifecycle events ([`ComponentEvent::Added`], [`ComponentEvent::Removed`],
+    /// [`ComponentEvent::Enabled`], [`ComponentEvent::Disabled`]) are heard right after the
+    /// component's own hook, wherever it fires (spawns, `add`, blueprints,
+    /// loads into this world, despawns), in registration order;
+    /// [`ComponentEvent::Changed`] is delivered when an [`update`](World::update)
+    /// ends and on [`deliver_changes`](World::deliver_changes).
+    ///
+    /// An observer runs under a hook's rules: it reads the world and its
+    /// entity's components through the context, and queues structural
+    /// changes with [`Context::commands`], applied when the update ends or
+    /// on [`apply_commands`](World::apply_commands). A panic in an observer
+    /// propagates as a hook's does, leaving the world as a hook's panic
+    /// does. An observer whose own work fires it again is not re-entered.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use std::sync::{Arc, Mutex};
+    /// #[derive(Component)]
+    /// #[component(multiple)]
+    /// struct Collider { radius: f32 }
+    /// #[derive(Component)]
+    /// #[component(parent = Collider, multiple)]
+    /// struct CircleCollider { base: Collider }
+    /// let mut world = World::new();
+    /// let heard = Arc::new(Mutex::new(Vec::new()));
+    /// let log = Arc::clone(&heard);
+    /// world.observe::<Collider>(ComponentEvent::Added, move |ctx| log.lock().unwrap().push(ctx.id()));
+    /// let id = world.spawn_with((CircleCollider { base: Collider { radius: 1.0 } },))?;
+    /// assert_eq!(*heard.lock().unwrap(), [id]);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn observe<T: Component>(
+        &mut self,
+        event: ComponentEvent,
+        observer: impl FnMut(&mut Context<'_>) + Send + 'static,
+    ) -> ObserverId {
+        observe::observe(self, TypeId::of::<T>(), event, Box::new(observer))
+    }
+
+    /// Removes an observer; `false` when it was removed already.
+    pub fn unobserve(&mut self, observer: ObserverId) -> bool {
+        observe::unobserve(self, observer)
+    }
+
+    /// Delivers [`ComponentEvent::Changed`] to its observers now (an
+    /// [`update`](World::update) does when it ends): each hears every
+    /// entity whose component that is-a its type was handed out mutably
+    /// since its last delivery, once.
+    pub fn deliver_changes(&mut self) {
+        observe::deliver_changes(self);
     }
 
     /// The world's own queue of changes, the one behaviours fill through

@@ -7,6 +7,7 @@ pub(crate) mod behaviour;
 pub(crate) mod commands;
 pub(crate) mod context;
 pub(crate) mod message;
+pub(crate) mod observe;
 
 use crate::entity::TypeIdx;
 use crate::world::World;

@@ -2,7 +2,7 @@
 //! that is-a `T` across the world. A derived type's values are read at the
 //! parent part's offset, so a base-type read costs what an exact one does.
 
-use crate::entity::{CompRef, EntitySlot, RowId, SegId, TableId, TypeIdx};
+use crate::entity::{CompRef, EntityIndex, EntitySlot, RowId, SegId, TableId, TypeIdx};
 use crate::table::{is_after, ChangeKind, Column, Row, Segment, Storage, Tick};
 use crate::Component;
 
@@ -59,6 +59,41 @@ impl Storage {
                     .get(row.index())
                     .is_some_and(|&tick| is_after(tick, since, now))
         })
+    }
+
+    /// The owners of every component that is-a `t` added (or changed, by
+    /// `kind`) after `since`, each once, in storage order; segments with no
+    /// such row are passed over without reading their rows.
+    pub fn owners_after(&self, t: TypeIdx, kind: ChangeKind, since: Tick) -> Vec<EntityIndex> {
+        let now = self.now();
+        let mut owners = Vec::new();
+        for (ty, column) in self.columns.iter().enumerate() {
+            let ty = TypeIdx::from_index(ty);
+            let Some(column) = column.as_ref().filter(|c| !c.lent) else {
+                continue;
+            };
+            if !self.types.info(ty).is_a(ty, t) {
+                continue;
+            }
+            for &s in &column.segs {
+                let segment = &self.segments[s.index()];
+                if !segment.maybe_after(kind, since) {
+                    continue;
+                }
+                let table = &self.tables[segment.table.index()].owners;
+                let ticks = segment.ticks(kind);
+                owners.extend(
+                    ticks
+                        .iter()
+                        .zip(table)
+                        .filter(|(tick, _)| is_after(**tick, since, now))
+                        .map(|(_, &owner)| owner),
+                );
+            }
+        }
+        owners.sort_unstable();
+        owners.dedup();
+        owners
     }
 
     /// Mutable twin of [`Storage::find`].

@@ -4,7 +4,10 @@
 //! registers. The runtime layer implements the entry points (it knows
 //! behaviours and their `Context`); this layer decides when they run.
 
+use std::any::TypeId;
+
 use crate::component::require::Requirements;
+use crate::component::ComponentVTable;
 use crate::entity::{CompRef, EntityIndex, TypeIdx};
 use crate::world::World;
 
@@ -32,7 +35,51 @@ pub struct BehaviourEntryPoints {
     pub(crate) hook: fn(&mut World, CompRef, usize, Hook),
 }
 
+/// Who hears about lifecycle moments beside a type's own hooks: an upper
+/// layer registers a function and the types it listens for (a component
+/// is heard when its type is-a one of them); this layer calls it after the
+/// component's own hook, wherever that fires.
+#[derive(Default)]
+pub(crate) struct Listeners {
+    call: Option<fn(&mut World, CompRef, Hook)>,
+    keys: Vec<TypeId>,
+}
+
 impl World {
+    /// Registers the function to call after a component's own hooks, and
+    /// the types whose components it hears (replacing any earlier ones).
+    /// Paths that skip hooks for types without any (bundles, batches)
+    /// take the checked path for these types from now on.
+    pub(crate) fn set_listeners(&mut self, call: fn(&mut World, CompRef, Hook), keys: Vec<TypeId>) {
+        self.listeners = Listeners {
+            call: Some(call).filter(|_| !keys.is_empty()),
+            keys,
+        };
+        self.forget_bundle_tables();
+    }
+
+    /// Whether a listener hears components of `ty`.
+    #[inline]
+    pub(crate) fn heard(&self, ty: TypeIdx) -> bool {
+        !self.listeners.keys.is_empty()
+            && self
+                .storage
+                .info(ty)
+                .vtable()
+                .is_some_and(|vtable| self.heard_vtable(vtable))
+    }
+
+    /// Whether a listener hears components of the type `vtable` describes.
+    #[inline]
+    pub(crate) fn heard_vtable(&self, vtable: &ComponentVTable) -> bool {
+        !self.listeners.keys.is_empty()
+            && vtable
+                .chain
+                .keys()
+                .iter()
+                .any(|key| self.listeners.keys.contains(&key.type_id()))
+    }
+
     /// The behaviour entry points of `ty` and the chain level they run at,
     /// when `ty` is (or inherits) a behaviour.
     pub(crate) fn behaviour_fns(
@@ -72,6 +119,11 @@ impl World {
         }
         if let Some((fns, level)) = self.behaviour_fns(comp.ty) {
             (fns.hook)(self, comp, level, hook);
+        }
+        if let Some(call) = self.listeners.call
+            && self.heard(comp.ty)
+        {
+            call(self, comp, hook);
         }
     }
 
@@ -193,8 +245,8 @@ impl World {
         }
     }
 
-    /// Whether components of `ty` have hooks.
+    /// Whether components of `ty` have hooks, or a listener hears them.
     pub(crate) fn has_hooks(&self, ty: TypeIdx) -> bool {
-        self.storage().info(ty).has_hooks()
+        self.storage().info(ty).has_hooks() || self.heard(ty)
     }
 }

@@ -140,6 +140,12 @@ impl World {
         }
     }
 
+    /// Forgets which table each bundle type goes to (they are worked out
+    /// again on next use).
+    pub(crate) fn forget_bundle_tables(&mut self) {
+        self.bundle_tables.clear();
+    }
+
     /// See [`Storage::empty_trash`].
     #[inline]
     pub(crate) fn empty_trash(&mut self) {

@@ -189,13 +189,15 @@ impl World {
     /// Whether adding a component of `ty` is just a push: no requirements,
     /// no hooks.
     pub(crate) fn is_plain_ty(&self, ty: TypeIdx) -> bool {
-        self.storage.info(ty).is_plain()
+        self.storage.info(ty).is_plain() && !self.heard(ty)
     }
 
     /// Whether adding `C` is just a push: no requirements, no hooks.
     pub(crate) fn is_plain<C: Component>(&self) -> bool {
         let requirements = crate::component::require::Requirements::of(C::__VTABLE);
-        requirements.is_empty() && C::__VTABLE.behaviour.is_none()
+        requirements.is_empty()
+            && C::__VTABLE.behaviour.is_none()
+            && !self.heard_vtable(C::__VTABLE)
     }
 
     /// For every single type `C` is-a, the entity must not hold another

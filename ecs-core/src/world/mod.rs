@@ -79,6 +79,9 @@ pub struct World {
     /// The state of the layers above (the scene graph, names, the behaviour
     /// runtime), which this layer owns but does not know.
     extensions: extension::Extensions,
+    /// Who hears about lifecycle moments beside a type's own hooks (the
+    /// runtime's observers), and which types they watch.
+    listeners: hooks::Listeners,
 }
 
 impl World {
