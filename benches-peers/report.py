@@ -676,7 +676,8 @@ def main():
     ap.add_argument("--target", default=os.environ.get("CARGO_TARGET_DIR")
                     or os.path.join(HERE, "target"))
     ap.add_argument("--out", default=HERE, help="where results.md and ratios.svg go")
-    ap.add_argument("--profile", choices=PROFILE_NAMES, default=os.environ.get("PROFILE") or None,
+    ap.add_argument("--profile", choices=PROFILE_NAMES, default=os.environ.get("PROFILE") if os.environ.get("PROFILE") in PROFILE_NAMES
+                    else None,
                     help="the profile of the full tables (default: $PROFILE, else cgu1 if it "
                     "has results, else the first that has)")
     ap.add_argument("--frame-filter", action="store_true",
