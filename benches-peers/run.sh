@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the peer comparison end to end: criterion benches, the memory probe,
 # and the report (results.md + ratios.svg beside this script). One profile
-# takes about 5 min of benches on 2 cores plus its build (a few minutes,
-# longer with LTO); `--frame` runs only the frame rows (about 1.5 min).
+# takes about 8 min of benches on 2 cores plus its build: 10-14 min the
+# first time (bevy_ecs included), about 9 min after an ecs-core change with
+# thin LTO (measured on a loaded machine). `--frame` runs only the frame
+# rows (about 1.5 min of benches).
 #
 #   benches-peers/run.sh                   # everything, profile cgu1 (as before PROFILE)
 #   PROFILE=thin benches-peers/run.sh      # everything under one build profile
