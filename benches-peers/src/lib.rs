@@ -607,10 +607,7 @@ pub mod save_shapes {
                 speed: (i % 13) as f32 * 0.5,
                 heading: (i % 360) as f32,
             };
-            let walker = |base| SlWalker {
-                base,
-                stride: 0.75,
-            };
+            let walker = |base| SlWalker { base, stride: 0.75 };
             match i % 4 {
                 0 => Mover::Mover(base),
                 1 => Mover::Walker(walker(base)),
@@ -917,11 +914,17 @@ mod tests {
         let ids = multiple.save_order();
         for (row, &id) in multiple::rows(N).iter().zip(&ids) {
             let e = multiple.entity(id).unwrap();
-            assert_eq!(e.get_all::<SlCollider>().cloned().collect::<Vec<_>>(), row.colliders);
+            assert_eq!(
+                e.get_all::<SlCollider>().cloned().collect::<Vec<_>>(),
+                row.colliders
+            );
         }
         let ids = hierarchy.save_order();
         let rows = hierarchy::rows(N);
-        assert_eq!(rows.iter().filter(|r| r.parent.is_none()).count(), hierarchy::ROOTS);
+        assert_eq!(
+            rows.iter().filter(|r| r.parent.is_none()).count(),
+            hierarchy::ROOTS
+        );
         for (row, &id) in rows.iter().zip(&ids) {
             let parent = hierarchy.entity(id).unwrap().parent();
             assert_eq!(parent, row.parent.map(|p| ids[p as usize]));
