@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
 """Summarise the peer benchmarks: ecs-core ("ours") against bevy_ecs and hecs.
 
-Reads criterion's  <target>/criterion/<group>/<id>/new/{estimates,benchmark}.json
-(median point estimate, per-element throughput) and <target>/peers-memory.json,
-prints one markdown table, and writes results.md and ratios.svg beside this
-script. Standard library only.
+Reads criterion's <target>/criterion-<profile>/<group>/<id>/new/{estimates,benchmark}.json
+(median point estimate, per-element throughput) for every build profile run.sh
+has run (default, cgu1, thin, fat; a <target>/criterion left by run.sh from
+before profiles counts as cgu1) and <target>/peers-memory.json, prints one
+markdown report, and writes results.md and ratios.svg beside this script:
+the full tables for one profile (--profile) and, for every profile present,
+one column in the table of the rows that decide a game's frame. Standard
+library only.
 
-    python3 report.py [--target DIR]     (default: ./target, or $CARGO_TARGET_DIR)
+    python3 report.py [--target DIR] [--profile NAME]
+        (target default: ./target, or $CARGO_TARGET_DIR; profile default:
+        $PROFILE, else cgu1 if it has results, else the first that has)
+    python3 report.py --frame-filter     print the criterion filter (a regex)
+                                         that selects the frame rows' ids
 """
 
 import argparse
@@ -138,12 +146,7 @@ TARGETS = [
     ("simple_insert <= 1.0x bevy", ("simple_insert", "ours"), ("simple_insert", "bevy"), 1.0),
     ("update <= 1.5x bevy's system", ("update", "ours"), ("update", "bevy"), 1.5),
     ("blueprint spawn <= 1.1x serde_json alone", ("blueprint", "ours"), ("blueprint", "serde"), 1.1),
-    ("save JSON <= 2x serde_json writing the same values in a Vec", ("save_load", "ours_save_json"),
-     ("save_load", "serde_save_json"), 2.0),
-    ("load JSON <= 2x serde_json reading the same values into a Vec", ("save_load", "ours_load_json"),
-     ("save_load", "serde_load_json"), 2.0),
-    ("load binary snapshot <= 1.5x rmp-serde reading the same values into a Vec",
-     ("save_load", "ours_load_binary"), ("save_load", "rmp_load"), 1.5),
+    # save/load: one target per world shape and operation, from SAVE_SHAPES below.
 ]
 
 # Speedups the runtime must reach: (label, slow, fast, minimum), met when
@@ -154,9 +157,91 @@ SPEEDUPS = [
 ]
 
 
-def load_criterion(target):
+# run.sh's PROFILE names, in table order: (name, cargo profile, what it is).
+PROFILES = [
+    ("default", "bench-default", "cargo's release defaults: codegen-units = 16, no LTO"),
+    ("cgu1", "bench", "codegen-units = 1, no LTO (run.sh without PROFILE)"),
+    ("thin", "bench-thin", "codegen-units = 1, thin LTO"),
+    ("fat", "bench-fat", "codegen-units = 1, fat LTO"),
+]
+PROFILE_NAMES = [p[0] for p in PROFILES]
+
+# The rows that decide a game's frame, one column per profile: (label,
+# group, our id, baseline id or tuple of ids (the fastest of them), baseline
+# name, limit on ours / baseline or None). heavy_compute's ratio is the
+# parallel query over its own sequential loop: <= 1/1.7 is the 1.7x speedup.
+FRAME_ROWS = [
+    ("get", "get", "ours", "bevy", "bevy", 1.0),
+    ("simple_iter (`for`)", "simple_iter", "ours_query", "bevy", "bevy", 1.0),
+    ("simple_iter (`for_each`)", "simple_iter", "ours", "bevy", "bevy", 1.0),
+    ("frag_iter query (`for`)", "frag_iter", "ours_query", PEERS, "faster peer", 1.0),
+    ("join5 (`for`)", "join5", "ours", PEERS, "faster peer", 1.0),
+    ("base_term write", "base_term", "ours_base_write", "ours_exact_write", "exact term", 1.2),
+    ("get_all", "get_all", "ours", PEERS, "faster peer", None),
+    ("heavy_compute parallel", "heavy_compute", "ours", "ours_query_seq",
+     "its sequential `for_each`", 1 / 1.7),
+]
+
+
+def frame_filter():
+    """A criterion filter (regex on `group/id`) that runs the frame rows'
+    ids and nothing else."""
+    ids = {}
+    for _, group, ours, base, _, _ in FRAME_ROWS:
+        for i in (ours,) + (base if isinstance(base, tuple) else (base,)):
+            ids.setdefault(group, [])
+            if i not in ids[group]:
+                ids[group].append(i)
+    alts = [f"{g}/({'|'.join(sorted(i))})" for g, i in ids.items()]
+    return "^(" + "|".join(alts) + ")$"
+
+
+# Save/load world shapes: (criterion group, shape, description). Each group
+# holds ours_{save,load}_{json,binary}, serde_{save,load}_json, rmp_save and
+# rmp_load, over the same entities.
+SAVE_SHAPES = [
+    ("save_load", "mixed", "10k entities x 5 components, trees of ten, every entity named "
+     "(ten per name), a third holding an entity reference"),
+    ("save_load_named", "named", "10k entities x 2 components, every one with its own name "
+     "(serde: a `String` field)"),
+    ("save_load_inherited", "inherited", "10k entities: a position and one of `SlMover` and "
+     "three types derived from it, up to two levels (serde: an enum of the four)"),
+    ("save_load_multiple", "multiple", "10k entities: a position and 1 to 4 `multiple` colliders "
+     "(serde: a `Vec`)"),
+    ("save_load_hierarchy", "hierarchy", "10k entities x 2 components in ten 4-ary trees of 1k "
+     "(serde: the parent's index)"),
+]
+# (column, our id, baseline id, baseline name, limit)
+SAVE_OPS = [
+    ("save JSON", "ours_save_json", "serde_save_json", "serde_json", 2.0),
+    ("load JSON", "ours_load_json", "serde_load_json", "serde_json", 2.0),
+    ("save binary", "ours_save_binary", "rmp_save", "rmp-serde", 1.5),
+    ("load binary", "ours_load_binary", "rmp_load", "rmp-serde", 1.5),
+]
+for _group, _shape, _ in SAVE_SHAPES:
+    for _op, _ours, _base, _name, _limit in SAVE_OPS:
+        TARGETS.append((f"{_op} <= {_limit:g}x {_name} ({_shape} world)", (_group, _ours),
+                        (_group, _base), _limit))
+
+
+def profile_dirs(target):
+    """{profile: its criterion directory} for every profile with results.
+    run.sh gives each profile <target>/criterion-<profile>; a plain
+    <target>/criterion (run.sh before profiles, or `cargo bench` by hand,
+    both cgu1) stands in for cgu1 when criterion-cgu1 is missing."""
+    out = {}
+    for name in PROFILE_NAMES:
+        d = os.path.join(target, f"criterion-{name}")
+        if os.path.isdir(d):
+            out[name] = d
+    legacy = os.path.join(target, "criterion")
+    if "cgu1" not in out and os.path.isdir(legacy):
+        out["cgu1"] = legacy
+    return out
+
+
+def load_criterion(root):
     """{group: {id: {"median_ns": per iteration, "elements": n or None}}}"""
-    root = os.path.join(target, "criterion")
     out = {}
     if not os.path.isdir(root):
         return out
@@ -307,22 +392,98 @@ def check_targets(data, memory):
     return results
 
 
-def markdown(rows, data, memory, targets, info, compile_cost=None):
+def ratio_cell(ours, base, limit):
+    """`ratio · ours per element`, the ratio in bold when it misses `limit`."""
+    if ours is None:
+        return "–"
+    if not base:
+        return f"– · {fmt_ns(ours)}"
+    r = ours / base
+    text = f"{r:.2f}x"
+    if limit is not None and r > limit:
+        text = f"**{text}**"
+    return f"{text} · {fmt_ns(ours)}"
+
+
+def fmt_limit(limit):
+    if limit is None:
+        return "–"
+    return f"<= {limit:.2f}x" if limit < 1 else f"<= {limit:g}x"
+
+
+def frame_table(by_profile):
+    """The frame rows, one column per profile."""
+    out = ["## The frame rows by build profile\n"]
+    out.append("One column per `run.sh` profile (`PROFILE=`); a cell is ours / baseline (lower "
+               "is better) · ours' median per element, in bold where the target is missed. The "
+               "profiles are built and run one after another, so a column moves with the "
+               "machine's load of its own run.\n")
+    for name, cargo, what in PROFILES:
+        mark = "" if name in by_profile else " (not run)"
+        out.append(f"- `{name}` (`--profile {cargo}`): {what}{mark}")
+    out.append("")
+    heads = " | ".join(n if n in by_profile else f"{n} (not run)" for n in PROFILE_NAMES)
+    out.append(f"| row | against | target | {heads} |")
+    out.append("|---|---|---:|" + "---:|" * len(PROFILE_NAMES))
+    for label, group, ours_id, base_ids, base_name, limit in FRAME_ROWS:
+        cells = []
+        for name in PROFILE_NAMES:
+            data = by_profile.get(name)
+            if data is None:
+                cells.append("–")
+                continue
+            cells.append(ratio_cell(lookup(data, group, ours_id), lookup(data, group, base_ids),
+                                    limit))
+        tgt = fmt_limit(limit)
+        if group == "heavy_compute" and limit is not None:
+            tgt += f" (>= {1 / limit:g}x faster)"
+        out.append(f"| {label} | {base_name} | {tgt} | {' | '.join(cells)} |")
+    out.append("")
+    return out
+
+
+def save_shapes_table(data):
+    """Save and load of every world shape against serde alone."""
+    if not any(data.get(g) for g, _, _ in SAVE_SHAPES):
+        return []
+    out = ["## Save and load by world shape\n"]
+    out.append("Each cell is ours / serde alone writing or reading the same values in a `Vec` "
+               "(lower is better) · ours' median per entity; bold where the target is missed.\n")
+    heads = " | ".join(f"{op} (<= {limit:g}x {name})" for op, _, _, name, limit in SAVE_OPS)
+    out.append(f"| shape | {heads} | world |")
+    out.append("|---|" + "---:|" * len(SAVE_OPS) + "---|")
+    for group, shape, desc in SAVE_SHAPES:
+        g = data.get(group)
+        if not g:
+            continue
+        cells = [ratio_cell(per_elem(g.get(ours)), per_elem(g.get(base)), limit)
+                 for _, ours, base, _, limit in SAVE_OPS]
+        out.append(f"| {shape} (`{group}`) | {' | '.join(cells)} | {desc} |")
+    out.append("")
+    return out
+
+
+def markdown(rows, data, memory, targets, info, compile_cost=None, profile="cgu1",
+             by_profile=None):
     out = []
     out.append("# ecs-core against bevy_ecs and hecs\n")
     v = info["versions"]
     out.append(f"- machine: {info['cpu']}, {info['cores']} logical cores")
     out.append(f"- {info['rustc']}; bevy_ecs {v.get('bevy_ecs', '?')}, hecs {v.get('hecs', '?')}, "
                f"criterion {v.get('criterion', '?')}; ecs-core at {info['rev']}")
+    what = dict((n, w) for n, _, w in PROFILES).get(profile, "?")
     out.append(f"- generated {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')} by "
-               "`benches-peers/run.sh` (criterion median; profile: release, codegen-units = 1)")
+               f"`benches-peers/run.sh` (criterion median); the tables after the first are "
+               f"profile `{profile}` ({what})")
     mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_")
     trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
     if mmap or trim:
         out.append(f"- glibc malloc pinned for all three libraries: MALLOC_MMAP_THRESHOLD_={mmap}, "
                    f"MALLOC_TRIM_THRESHOLD_={trim} (freed blocks are reused, see the README)")
     out.append("")
-    out.append("## Summary (median per element; lower is better)\n")
+    if by_profile:
+        out.extend(frame_table(by_profile))
+    out.append(f"## Summary, profile `{profile}` (median per element; lower is better)\n")
     out.append("| scenario | ours | bevy | hecs | ours / peer | what is measured |")
     out.append("|---|---:|---:|---:|---:|---|")
     for r in rows:
@@ -385,7 +546,8 @@ def markdown(rows, data, memory, targets, info, compile_cost=None):
         out.append(f"| broadcast | {fmt_ns(bc)} | – | – | {bc / 20.0:.2f}x (vs 20 ns target) | "
                    "a message broadcast down a tree of 10k receivers, per receiver (ours only) |")
     out.append("")
-    out.append("## Targets\n")
+    out.extend(save_shapes_table(data))
+    out.append(f"## Targets, profile `{profile}`\n")
     out.append("| target | measured | limit | met |")
     out.append("|---|---:|---:|:---:|")
     for label, value, limit, ok in targets:
@@ -514,11 +676,30 @@ def main():
     ap.add_argument("--target", default=os.environ.get("CARGO_TARGET_DIR")
                     or os.path.join(HERE, "target"))
     ap.add_argument("--out", default=HERE, help="where results.md and ratios.svg go")
+    ap.add_argument("--profile", choices=PROFILE_NAMES, default=os.environ.get("PROFILE") if os.environ.get("PROFILE") in PROFILE_NAMES
+                    else None,
+                    help="the profile of the full tables (default: $PROFILE, else cgu1 if it "
+                    "has results, else the first that has)")
+    ap.add_argument("--frame-filter", action="store_true",
+                    help="print the criterion filter of the frame rows and exit")
     args = ap.parse_args()
+    if args.frame_filter:
+        print(frame_filter())
+        return
 
-    data = load_criterion(args.target)
-    if not data:
-        sys.exit(f"no criterion results under {args.target}/criterion: run run.sh first")
+    dirs = profile_dirs(args.target)
+    by_profile = {name: load_criterion(d) for name, d in dirs.items()}
+    by_profile = {name: data for name, data in by_profile.items() if data}
+    if not by_profile:
+        sys.exit(f"no criterion results under {args.target}/criterion-<profile>: run run.sh first")
+    profile = args.profile
+    if profile is None:
+        profile = "cgu1" if "cgu1" in by_profile else next(
+            n for n in PROFILE_NAMES if n in by_profile)
+    if profile not in by_profile:
+        sys.exit(f"no criterion results for profile {profile} under {args.target} "
+                 f"(have: {', '.join(by_profile)})")
+    data = by_profile[profile]
     memory = None
     mem_path = os.path.join(args.target, "peers-memory.json")
     if os.path.isfile(mem_path):
@@ -536,7 +717,8 @@ def main():
 
     rows = build_rows(data, memory)
     targets = check_targets(data, memory)
-    md = markdown(rows, data, memory, targets, machine_info(), compile_cost)
+    md = markdown(rows, data, memory, targets, machine_info(), compile_cost, profile,
+                  by_profile)
     print(md)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write(md)

@@ -917,12 +917,78 @@ fn bench_save_load(c: &mut Criterion) {
     group.finish();
 }
 
+/// One save/load world shape (`benches_peers::save_shapes`) against serde
+/// alone writing and reading the same values (names, parents, which
+/// derived type, the `multiple` components) in a `Vec<R>`: group
+/// `save_load_<shape>`, the ids of `save_load` (but `ours_build`).
+fn save_load_shape<R>(c: &mut Criterion, shape: &str, world: OurWorld, rows: Vec<R>)
+where
+    R: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let mut group = c.benchmark_group(format!("save_load_{shape}"));
+    group.throughput(Throughput::Elements(world.len() as u64));
+    let json = world.save_json().unwrap();
+    let binary = world.save_binary().unwrap();
+    let rows_json = serde_json::to_vec(&rows).unwrap();
+    let rows_binary = rmp_serde::to_vec(&rows).unwrap();
+    eprintln!(
+        "save_load_{shape} sizes: ours JSON {} B, serde_json Vec {} B, ours binary {} B, \
+         rmp-serde Vec {} B",
+        json.len(),
+        rows_json.len(),
+        binary.len(),
+        rows_binary.len()
+    );
+    group.bench_function("ours_save_json", |b| {
+        b.iter(|| black_box(world.save_json().unwrap()))
+    });
+    group.bench_function("serde_save_json", |b| {
+        b.iter(|| black_box(serde_json::to_vec(black_box(&rows)).unwrap()))
+    });
+    group.bench_function("ours_load_json", |b| {
+        b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(json.as_bytes())).unwrap()))
+    });
+    group.bench_function("serde_load_json", |b| {
+        b.iter_with_large_drop(|| {
+            black_box(serde_json::from_slice::<Vec<R>>(black_box(&rows_json)).unwrap())
+        })
+    });
+    group.bench_function("ours_save_binary", |b| {
+        b.iter(|| black_box(world.save_binary().unwrap()))
+    });
+    group.bench_function("rmp_save", |b| {
+        b.iter(|| black_box(rmp_serde::to_vec(black_box(&rows)).unwrap()))
+    });
+    group.bench_function("ours_load_binary", |b| {
+        b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(&binary)).unwrap()))
+    });
+    group.bench_function("rmp_load", |b| {
+        b.iter_with_large_drop(|| {
+            black_box(rmp_serde::from_slice::<Vec<R>>(black_box(&rows_binary)).unwrap())
+        })
+    });
+    group.finish();
+}
+
+/// The save/load shapes beyond `save_load`'s mixed world, one feature
+/// each: `named` (10k distinct names), `inherited` (derived components,
+/// up to two levels below their base), `multiple` (one to four components
+/// of one type per entity), `hierarchy` (ten 4-ary trees of 1k).
+fn bench_save_shapes(c: &mut Criterion) {
+    use benches_peers::save_shapes::*;
+    const N: usize = N_ENTITIES;
+    save_load_shape(c, "named", named::world(N), named::rows(N));
+    save_load_shape(c, "inherited", inherited::world(N), inherited::rows(N));
+    save_load_shape(c, "multiple", multiple::world(N), multiple::rows(N));
+    save_load_shape(c, "hierarchy", hierarchy::world(N), hierarchy::rows(N));
+}
+
 criterion_group! {
     name = peers;
     config = config();
     targets = bench_get, bench_get_one, bench_get_via_parent, bench_base_iter, bench_base_term,
         bench_get_all, bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_join5,
         bench_par_light, bench_add_remove, bench_heavy_compute, bench_update, bench_broadcast,
-        bench_blueprint, bench_save_load
+        bench_blueprint, bench_save_load, bench_save_shapes
 }
 criterion_main!(peers);

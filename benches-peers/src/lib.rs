@@ -473,6 +473,308 @@ pub fn par_light_world() -> ecs_core::World {
     w
 }
 
+/// More world shapes for save/load, one feature each (the `save_load`
+/// world above mixes names, a hierarchy and references): every shape has
+/// [`N_ENTITIES`] entities, built by `world` for ecs-core and by `rows` as
+/// the same values in a plain `Vec` for serde alone (serde_json for JSON,
+/// rmp-serde for the binary baseline). Entity `i` is saved as `i`.
+pub mod save_shapes {
+    use super::save_load::{SlHealth, SlPosition};
+    use super::OurComponent;
+    use ecs_core::World;
+    use serde::{Deserialize, Serialize};
+
+    /// The shapes, in the order the bench and the report list them: the
+    /// criterion group of shape `s` is `save_load_<s>`.
+    pub const SHAPES: [&str; 4] = ["named", "inherited", "multiple", "hierarchy"];
+
+    fn position(i: usize) -> SlPosition {
+        let f = i as f32 * 0.37;
+        SlPosition {
+            x: f,
+            y: f * 2.0,
+            z: -f,
+        }
+    }
+
+    fn health(i: usize) -> SlHealth {
+        SlHealth {
+            hp: (i % 100) as u32,
+            max: 100,
+        }
+    }
+
+    // ------------------------------------------------------------- named
+
+    /// `named`: every entity has its own name (`npc-00042`: 10k distinct
+    /// names, where `save_load` shares each name between ten entities), a
+    /// `SlPosition` and a `SlHealth`; no hierarchy.
+    pub mod named {
+        use super::*;
+
+        /// The baseline's entity: the name as a `String` field.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub struct Row {
+            pub name: String,
+            pub position: SlPosition,
+            pub health: SlHealth,
+        }
+
+        fn name(i: usize) -> String {
+            format!("npc-{i:05}")
+        }
+
+        pub fn world(n: usize) -> World {
+            let mut w = World::new();
+            for i in 0..n {
+                let id = w.spawn_with((position(i), health(i))).unwrap();
+                w.entity_mut(id).unwrap().set_name(Some(&name(i)));
+            }
+            w
+        }
+
+        pub fn rows(n: usize) -> Vec<Row> {
+            (0..n)
+                .map(|i| Row {
+                    name: name(i),
+                    position: position(i),
+                    health: health(i),
+                })
+                .collect()
+        }
+    }
+
+    // ------------------------------------------------------------- inherited
+
+    /// The base of the `inherited` shape's is-a tree: `SlWalker` and
+    /// `SlFlyer` are-a `SlMover`, `SlRunner` is-a `SlWalker`.
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct SlMover {
+        pub speed: f32,
+        pub heading: f32,
+    }
+
+    /// Is-a [`SlMover`].
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[component(parent = SlMover)]
+    pub struct SlWalker {
+        pub base: SlMover,
+        pub stride: f32,
+    }
+
+    /// Is-a [`SlWalker`] (so a `SlMover` two levels up).
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[component(parent = SlWalker)]
+    pub struct SlRunner {
+        pub base: SlWalker,
+        pub sprint: f32,
+        pub stamina: u32,
+    }
+
+    /// Is-a [`SlMover`].
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[component(parent = SlMover)]
+    pub struct SlFlyer {
+        pub base: SlMover,
+        pub altitude: f32,
+    }
+
+    /// `inherited`: every entity holds a `SlPosition` and one mover, in turn
+    /// the base `SlMover`, a `SlWalker`, a `SlRunner` (two levels down) and
+    /// a `SlFlyer`: four tables, each component a derived struct embedding
+    /// its parent's value.
+    pub mod inherited {
+        use super::*;
+
+        /// The baseline's mover: which type it is, the way serde says it
+        /// (an externally tagged enum), holding the same struct.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum Mover {
+            Mover(SlMover),
+            Walker(SlWalker),
+            Runner(SlRunner),
+            Flyer(SlFlyer),
+        }
+
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub struct Row {
+            pub position: SlPosition,
+            pub mover: Mover,
+        }
+
+        fn mover(i: usize) -> Mover {
+            let base = SlMover {
+                speed: (i % 13) as f32 * 0.5,
+                heading: (i % 360) as f32,
+            };
+            let walker = |base| SlWalker { base, stride: 0.75 };
+            match i % 4 {
+                0 => Mover::Mover(base),
+                1 => Mover::Walker(walker(base)),
+                2 => Mover::Runner(SlRunner {
+                    base: walker(base),
+                    sprint: 2.5,
+                    stamina: (i % 50) as u32,
+                }),
+                _ => Mover::Flyer(SlFlyer {
+                    base,
+                    altitude: (i % 20) as f32 * 10.0,
+                }),
+            }
+        }
+
+        pub fn world(n: usize) -> World {
+            let mut w = World::new();
+            for i in 0..n {
+                let p = position(i);
+                match mover(i) {
+                    Mover::Mover(m) => w.spawn_with((p, m)),
+                    Mover::Walker(m) => w.spawn_with((p, m)),
+                    Mover::Runner(m) => w.spawn_with((p, m)),
+                    Mover::Flyer(m) => w.spawn_with((p, m)),
+                }
+                .unwrap();
+            }
+            w
+        }
+
+        pub fn rows(n: usize) -> Vec<Row> {
+            (0..n)
+                .map(|i| Row {
+                    position: position(i),
+                    mover: mover(i),
+                })
+                .collect()
+        }
+    }
+
+    // ------------------------------------------------------------- multiple
+
+    /// A `multiple` component: an entity of the `multiple` shape holds one
+    /// to four.
+    #[derive(OurComponent, Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[component(multiple)]
+    pub struct SlCollider {
+        pub radius: f32,
+        pub layer: u32,
+    }
+
+    /// `multiple`: every entity holds a `SlPosition` and `1 + i % 4`
+    /// `SlCollider`s (four tables, 2.5 colliders per entity on average).
+    pub mod multiple {
+        use super::*;
+
+        /// The baseline's entity: the colliders in a `Vec`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub struct Row {
+            pub position: SlPosition,
+            pub colliders: Vec<SlCollider>,
+        }
+
+        fn collider(i: usize, k: usize) -> SlCollider {
+            SlCollider {
+                radius: 0.5 + k as f32 + (i % 5) as f32 * 0.25,
+                layer: 1 << k,
+            }
+        }
+
+        pub fn world(n: usize) -> World {
+            let mut w = World::new();
+            for i in 0..n {
+                let (p, c) = (position(i), |k| collider(i, k));
+                match i % 4 {
+                    0 => w.spawn_with((p, c(0))),
+                    1 => w.spawn_with((p, c(0), c(1))),
+                    2 => w.spawn_with((p, c(0), c(1), c(2))),
+                    _ => w.spawn_with((p, c(0), c(1), c(2), c(3))),
+                }
+                .unwrap();
+            }
+            w
+        }
+
+        pub fn rows(n: usize) -> Vec<Row> {
+            (0..n)
+                .map(|i| Row {
+                    position: position(i),
+                    colliders: (0..=i % 4).map(|k| collider(i, k)).collect(),
+                })
+                .collect()
+        }
+    }
+
+    // ------------------------------------------------------------- hierarchy
+
+    /// `hierarchy`: a scene graph of 10 roots, each the root of a tree in
+    /// which node `j` (numbered breadth-first) is the child of node
+    /// `(j - 1) / 4` (a 4-ary tree, depth 5 below the root for 1,000
+    /// nodes), entities unnamed, each a `SlPosition` and a `SlHealth`. The
+    /// entities are spawned in the save's depth-first order, so entity `i`
+    /// is saved as `i`; the baseline's rows hold each entity's parent as an
+    /// index into the `Vec`.
+    pub mod hierarchy {
+        use super::*;
+
+        pub const ROOTS: usize = 10;
+        pub const FANOUT: usize = 4;
+
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub struct Row {
+            pub parent: Option<u32>,
+            pub position: SlPosition,
+            pub health: SlHealth,
+        }
+
+        /// Each entity's parent, by its depth-first (pre-order) position.
+        pub fn parents(n: usize) -> Vec<Option<u32>> {
+            let mut out = Vec::with_capacity(n);
+            let per_tree = n.div_ceil(ROOTS);
+            let mut start = 0;
+            while start < n {
+                let size = per_tree.min(n - start);
+                // Pre-order walk of the breadth-first numbered tree: (node, its
+                // pre-order parent's position).
+                let mut stack = vec![(0usize, None)];
+                while let Some((node, parent)) = stack.pop() {
+                    let me = out.len() as u32;
+                    out.push(parent);
+                    let first = node * FANOUT + 1;
+                    for child in (first..(first + FANOUT).min(size)).rev() {
+                        stack.push((child, Some(me)));
+                    }
+                }
+                start += size;
+            }
+            out
+        }
+
+        pub fn world(n: usize) -> World {
+            let mut w = World::new();
+            let ids = w
+                .spawn_batch((0..n).map(|i| (position(i), health(i))))
+                .unwrap();
+            for (i, parent) in parents(n).into_iter().enumerate() {
+                if let Some(p) = parent {
+                    w.set_parent(ids[i], ids[p as usize]).unwrap();
+                }
+            }
+            w
+        }
+
+        pub fn rows(n: usize) -> Vec<Row> {
+            parents(n)
+                .into_iter()
+                .enumerate()
+                .map(|(i, parent)| Row {
+                    parent,
+                    position: position(i),
+                    health: health(i),
+                })
+                .collect()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -567,6 +869,66 @@ mod tests {
                 n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             });
         assert_eq!(n.into_inner(), N_ENTITIES);
+    }
+
+    /// Every save/load shape: ours saves and loads back to the same bytes,
+    /// saves its entities in spawn order (entity `i` is saved as `i`, as
+    /// the baseline's row `i`), and holds what the baseline's rows say.
+    #[test]
+    fn save_shapes_round_trip() {
+        use save_shapes::*;
+        const N: usize = 1_000;
+        let worlds = [
+            named::world(N),
+            inherited::world(N),
+            multiple::world(N),
+            hierarchy::world(N),
+        ];
+        for (shape, w) in SHAPES.iter().zip(&worlds) {
+            assert_eq!(w.len(), N, "{shape}");
+            let order = w.save_order();
+            assert_eq!(order, w.iter_ids().collect::<Vec<_>>(), "{shape}");
+            let json = w.save_json().unwrap();
+            let back = ecs_core::World::load(json.as_bytes()).unwrap().world;
+            assert_eq!(back.save_json().unwrap(), json, "{shape}");
+            let binary = w.save_binary().unwrap();
+            let back = ecs_core::World::load(&binary).unwrap().world;
+            assert_eq!(back.save_binary().unwrap(), binary, "{shape}");
+        }
+        let [named, inherited, multiple, hierarchy] = &worlds;
+        let ids = named.save_order();
+        for (row, &id) in named::rows(N).iter().zip(&ids) {
+            assert_eq!(named.entity(id).unwrap().name(), Some(row.name.as_str()));
+        }
+        let ids = inherited.save_order();
+        for (row, &id) in inherited::rows(N).iter().zip(&ids) {
+            let e = inherited.entity(id).unwrap();
+            let speed = match &row.mover {
+                inherited::Mover::Mover(m) => m.speed,
+                inherited::Mover::Walker(m) => m.base.speed,
+                inherited::Mover::Runner(m) => m.base.base.speed,
+                inherited::Mover::Flyer(m) => m.base.speed,
+            };
+            assert_eq!(e.get::<SlMover>().unwrap().speed, speed);
+        }
+        let ids = multiple.save_order();
+        for (row, &id) in multiple::rows(N).iter().zip(&ids) {
+            let e = multiple.entity(id).unwrap();
+            assert_eq!(
+                e.get_all::<SlCollider>().cloned().collect::<Vec<_>>(),
+                row.colliders
+            );
+        }
+        let ids = hierarchy.save_order();
+        let rows = hierarchy::rows(N);
+        assert_eq!(
+            rows.iter().filter(|r| r.parent.is_none()).count(),
+            hierarchy::ROOTS
+        );
+        for (row, &id) in rows.iter().zip(&ids) {
+            let parent = hierarchy.entity(id).unwrap().parent();
+            assert_eq!(parent, row.parent.map(|p| ids[p as usize]));
+        }
     }
 
     #[test]
