@@ -239,7 +239,7 @@ pub use entity::EntityId;
 pub use entity::InstanceId;
 pub use error::{Error, SourceError, Via};
 pub use query::{
-    All, Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term,
+    All, Query, QueryData, QueryIter, QueryMut, ReadOnlyQueryData, ReadOnlyTerm, Term, Up,
 };
 pub use runtime::behaviour::{Behaviour, UpdateOrder, UpdateWith};
 pub use runtime::commands::Commands;
@@ -261,7 +261,7 @@ pub mod prelude {
         All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentEvent,
         ComponentKey, Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle,
         InstanceId, Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Tick,
-        TreeFilter, UpdateWith, World,
+        TreeFilter, Up, UpdateWith, World,
     };
 }
 

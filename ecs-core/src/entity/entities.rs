@@ -22,6 +22,10 @@ pub(crate) struct Entities {
     slots: Vec<EntitySlot>,
     free: Vec<EntityIndex>,
     live: usize,
+    /// Each entity's parent in the scene graph (`u32::MAX`: none), kept in
+    /// step by the scene layer so that queries can read up the tree;
+    /// grown only when a link is made, so worlds without one pay nothing.
+    parents: Vec<EntityIndex>,
 }
 
 impl Entities {
@@ -79,6 +83,7 @@ impl Entities {
         let slot = &mut self.slots[index.index()];
         slot.alive = false;
         slot.generation = slot.generation.wrapping_add(1);
+        self.set_parent(index, None);
         self.free.push(index);
         self.live -= 1;
     }
@@ -104,6 +109,27 @@ impl Entities {
         self.slots
             .get(id.index.index())
             .filter(|slot| slot.alive && slot.generation == id.generation)
+    }
+
+    /// The parent of entity `index` in the scene graph.
+    #[inline]
+    pub fn parent(&self, index: EntityIndex) -> Option<EntityIndex> {
+        self.parents
+            .get(index.index())
+            .copied()
+            .filter(|p| p.0 != u32::MAX)
+    }
+
+    /// Records the parent of entity `index` (the scene layer's link).
+    pub fn set_parent(&mut self, index: EntityIndex, parent: Option<EntityIndex>) {
+        let i = index.index();
+        if parent.is_none() && i >= self.parents.len() {
+            return;
+        }
+        if i >= self.parents.len() {
+            self.parents.resize(i + 1, EntityIndex(u32::MAX));
+        }
+        self.parents[i] = parent.unwrap_or(EntityIndex(u32::MAX));
     }
 
     /// The slot of entity `index`.

@@ -11,7 +11,7 @@ use crate::query::data::QueryData;
 use crate::query::plan::Watch;
 use crate::query::plan::{Place, Plan};
 use crate::query::term::Generations;
-use crate::query::term::{Slot, SlotKind, TermInfo};
+use crate::query::term::{Slot, SlotKind, TermInfo, UpTables};
 use crate::storage::raw::{Lanes, Lockstep};
 use crate::table::{is_after, Segment, Storage, Table};
 
@@ -27,6 +27,9 @@ pub(crate) struct Source<'w> {
     /// The one row a writing query hands out (`query_one_mut`), marked
     /// alone; `None`: every row it walks.
     only_row: Option<usize>,
+    /// Per term, for [`Up`](crate::Up) terms: where their type sits by
+    /// table, gathered when the first table is opened.
+    ups: Vec<Option<UpTables<'w>>>,
 }
 
 enum Segments<'w> {
@@ -60,6 +63,7 @@ impl<'w> Source<'w> {
             segments: Segments::Shared(segments),
             now: storage.now(),
             only_row: None,
+            ups: Vec::new(),
         }
     }
 
@@ -94,6 +98,43 @@ impl<'w> Source<'w> {
             segments: Segments::Mut { borrowed, hint: 0 },
             now,
             only_row: None,
+            ups: Vec::new(),
+        }
+    }
+
+    /// Where the [`Up`](crate::Up) term `i` finds its type, by table
+    /// (`places`: the plan's, by table id): each segment shared for the
+    /// rest of the walk.
+    fn up_tables(&mut self, i: usize, places: &[Place]) -> UpTables<'w> {
+        if self.ups.len() <= i {
+            self.ups.resize(i + 1, None);
+        }
+        if let Some(tables) = &self.ups[i] {
+            return Arc::clone(tables);
+        }
+        let tables: UpTables<'w> = places
+            .iter()
+            .map(|place| {
+                let (seg, level) = (*place)?;
+                Some((self.share(seg)?, level))
+            })
+            .collect();
+        self.ups[i] = Some(Arc::clone(&tables));
+        tables
+    }
+
+    /// Segment `seg`, shared from now on.
+    fn share(&mut self, seg: SegId) -> Option<&'w Segment> {
+        match &mut self.segments {
+            Segments::Shared(segments) => segments.get(seg.index()),
+            Segments::Mut { borrowed, .. } => {
+                let at = borrowed.binary_search_by_key(&seg, |b| b.seg).ok()?;
+                let entry = &mut borrowed[at];
+                if entry.shared.is_none() {
+                    entry.shared = entry.unique.take().map(|s| &*s);
+                }
+                entry.shared
+            }
         }
     }
 
@@ -240,6 +281,7 @@ impl<'w> Source<'w> {
         entities: &'w Entities,
         inactive: bool,
         mask: Option<Vec<bool>>,
+        ups: &[Vec<Place>],
     ) -> Option<TableRows<'w, Q>> {
         let rows = self.table(table);
         if rows.owners().is_empty() {
@@ -250,6 +292,13 @@ impl<'w> Source<'w> {
         let mut checked = false;
         let (lanes, states) = Q::open(|i| {
             let slot = match (terms[i].key, places[i]) {
+                (Some(_), _) if terms[i].up => Slot {
+                    kind: SlotKind::Up {
+                        owners: rows.owners(),
+                        entities,
+                        by_table: self.up_tables(i, ups.get(i).map_or(&[][..], Vec::as_slice)),
+                    },
+                },
                 (Some(_), _) if terms[i].all => {
                     let slots = many.get(i).map_or(&[][..], Vec::as_slice);
                     let kinds = slots
@@ -548,6 +597,7 @@ impl<'w> Tables<'w> {
                 entities,
                 *inactive,
                 mask,
+                plan.ups(),
             );
             if rows.is_some() {
                 return rows;

@@ -14,12 +14,14 @@ mod one;
 mod par;
 mod plan;
 mod term;
+mod up;
 
 use std::marker::PhantomData;
 
 pub use data::QueryData;
 pub use iter::QueryIter;
 pub use term::{All, Term};
+pub use up::Up;
 
 use crate::entity::Entities;
 use crate::table::Storage;
@@ -52,6 +54,7 @@ impl<T: Component> ReadOnlyTerm for &T {}
 impl<T: Component> ReadOnlyTerm for Option<&T> {}
 impl ReadOnlyTerm for crate::EntityId {}
 impl<T: Component> ReadOnlyTerm for All<&T> {}
+impl<T: Component> ReadOnlyTerm for Up<&T> {}
 
 macro_rules! read_only {
     ($($name:ident / $var:ident),+) => {

@@ -3,7 +3,7 @@
 use crate::entity::Entities;
 use crate::query::data::QueryData;
 use crate::query::iter::Source;
-use crate::query::plan::Plan;
+use crate::query::plan::{up_places, Plan};
 use crate::query::{check_conflicts, ReadOnlyQueryData};
 use crate::table::Storage;
 use crate::{EntityId, Error, Via};
@@ -20,17 +20,19 @@ pub(crate) fn one_mut<'w, Q: QueryData>(
     let (table, row) = (slot.table, slot.row);
     let places = Plan::places_in(storage, Q::TERMS, table).map_err(|i| missing::<Q>(id, i))?;
     let many = Plan::many_in(storage, Q::TERMS, table);
+    let ups = up_places(storage, Q::TERMS);
     let mut wanted: Vec<_> = places
         .iter()
         .flatten()
         .chain(many.iter().flatten())
+        .chain(ups.iter().flatten().flatten())
         .map(|&(seg, _)| seg)
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
     let mut source = Source::new_mut(storage, &wanted).only_row(row.index());
     let rows = source
-        .open::<Q>(table, &places, &many, entities, true, None)
+        .open::<Q>(table, &places, &many, entities, true, None, &ups)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
     rest.next().ok_or_else(|| missing::<Q>(id, 0))
@@ -47,9 +49,10 @@ pub(crate) fn one<'w, Q: ReadOnlyQueryData>(
     let (table, row) = (slot.table, slot.row);
     let places = Plan::places_in(storage, Q::TERMS, table).map_err(|i| missing::<Q>(id, i))?;
     let many = Plan::many_in(storage, Q::TERMS, table);
+    let ups = up_places(storage, Q::TERMS);
     let mut source = Source::shared(storage);
     let rows = source
-        .open::<Q>(table, &places, &many, entities, true, None)
+        .open::<Q>(table, &places, &many, entities, true, None, &ups)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
     rest.next().ok_or_else(|| missing::<Q>(id, 0))

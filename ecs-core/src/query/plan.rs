@@ -61,6 +61,10 @@ pub(crate) struct Plan {
     /// the filter's type (`tables.len() * changes` lists, table by table).
     watch: Vec<Vec<SegId>>,
     changes: usize,
+    /// Per term (empty but for [`Up`](crate::Up) terms): by table id, over
+    /// every table, where the first component that is-a the term's type
+    /// sits.
+    ups: Vec<Vec<Place>>,
 }
 
 impl Plan {
@@ -128,10 +132,12 @@ impl Plan {
         for table in (from..to).map(TableId::from_index) {
             self.match_table(storage, &wanted, table);
         }
+        self.ups = up_places(storage, terms);
         let mut all = Vec::with_capacity(self.places.len());
         all.extend(self.places.iter().flatten().map(|&(seg, _)| seg));
         all.extend(self.many.iter().flatten().map(|&(seg, _)| seg));
         all.extend(self.watch.iter().flatten().copied());
+        all.extend(self.ups.iter().flatten().flatten().map(|&(seg, _)| seg));
         all.sort_unstable();
         all.dedup();
         self.segments = all;
@@ -204,6 +210,12 @@ impl Plan {
         &self.places[i * self.terms..(i + 1) * self.terms]
     }
 
+    /// Per term, where [`Up`](crate::Up) terms find their type by table.
+    #[inline]
+    pub fn ups(&self) -> &[Vec<Place>] {
+        &self.ups
+    }
+
     /// The segments each change filter watches in the `i`-th table.
     #[inline]
     pub fn watch_of(&self, i: usize) -> &[Vec<SegId>] {
@@ -218,6 +230,31 @@ impl Plan {
             .get(i * self.terms..(i + 1) * self.terms)
             .unwrap_or(&[])
     }
+}
+
+/// Per term, for [`Up`](crate::Up) terms (empty for the others): by table
+/// id, over every table, where the first component that is-a the term's
+/// type sits.
+pub(crate) fn up_places(storage: &Storage, terms: &[TermInfo]) -> Vec<Vec<Place>> {
+    let tables = storage.table_slots();
+    terms
+        .iter()
+        .map(|term| {
+            let ty = term
+                .key
+                .filter(|_| term.up)
+                .and_then(|k| storage.types().index_of_id(k.type_id()));
+            let Some(t) = ty else {
+                return Vec::new();
+            };
+            (0..tables)
+                .map(|table| {
+                    let found = storage.first_isa_level(TableId::from_index(table), t);
+                    found.map(|(p, level)| (p.seg, level))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Every component of `table` that is-a `ty`, as places.

@@ -19,16 +19,19 @@ pub struct TermInfo {
     pub(crate) required: bool,
     /// Reads every component that is-a the type, not only the first.
     pub(crate) all: bool,
+    /// Reads the nearest ancestor's component, not the entity's own.
+    pub(crate) up: bool,
 }
 
 impl TermInfo {
-    const fn of<T: Component>(mutable: bool, required: bool) -> Self {
+    pub(crate) const fn of<T: Component>(mutable: bool, required: bool) -> Self {
         TermInfo {
             key: Some(ComponentKey::of::<T>()),
             chain: T::__VTABLE.chain.keys(),
             mutable,
             required,
             all: false,
+            up: false,
         }
     }
 }
@@ -62,7 +65,19 @@ pub(crate) enum SlotKind<'w> {
         owners: &'w [EntityIndex],
         entities: &'w Entities,
     },
+    /// The table's owners and, by table, where components of the term's
+    /// type sit, for [`Up`](crate::Up) terms.
+    Up {
+        owners: &'w [EntityIndex],
+        entities: &'w Entities,
+        by_table: UpTables<'w>,
+    },
 }
+
+/// By table id, the segment holding the first component that is-a an
+/// [`Up`](crate::Up) term's type and its chain level; shared by the
+/// tables of one walk.
+pub(crate) type UpTables<'w> = std::sync::Arc<[Option<(&'w Segment, usize)>]>;
 
 impl SlotKind<'_> {
     /// Whether rows read through this slot may be skipped.
@@ -71,7 +86,7 @@ impl SlotKind<'_> {
         match self {
             SlotKind::Shared { check, .. } | SlotKind::Mut { check, .. } => *check,
             SlotKind::Many(kinds) => kinds.iter().any(SlotKind::checks),
-            SlotKind::Missing | SlotKind::Owners { .. } => false,
+            SlotKind::Missing | SlotKind::Owners { .. } | SlotKind::Up { .. } => false,
         }
     }
 }
@@ -180,7 +195,9 @@ fn open_reads<T: Component>(slot: Slot<'_>) -> Option<(Strided<'_, T>, Metas<'_>
             level,
             check,
         } => (segment, level, check),
-        SlotKind::Missing | SlotKind::Owners { .. } | SlotKind::Many(_) => return None,
+        SlotKind::Missing | SlotKind::Owners { .. } | SlotKind::Many(_) | SlotKind::Up { .. } => {
+            return None
+        }
     };
     Some((
         segment.iter_as::<T>(level)?,
@@ -308,6 +325,7 @@ impl Term for EntityId {
         mutable: false,
         required: false,
         all: false,
+        up: false,
     };
 
     fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Generations<'_>)> {

@@ -124,6 +124,7 @@ impl World {
     pub fn clear_parent(&mut self, child: EntityId) -> Result<(), Error> {
         self.check(child)?;
         hierarchy::hierarchy_mut(self).detach(child.index);
+        self.set_parent_link(child.index, None);
         Ok(())
     }
 

@@ -143,6 +143,7 @@ pub(crate) fn set_parent(
         return Err(Error::HierarchyCycle { child, parent });
     }
     hierarchy_mut(world).attach(child.index, parent.index);
+    world.set_parent_link(child.index, Some(parent.index));
     Ok(())
 }
 

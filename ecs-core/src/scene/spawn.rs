@@ -58,6 +58,7 @@ pub(crate) fn spawn_prepared(
         if let Some(under) = under {
             // A fresh entity has no children, so it cannot close a cycle.
             hierarchy_mut(world).attach(id.index, under.index);
+            world.set_parent_link(id.index, Some(under.index));
         }
         created.push(id);
     }
@@ -92,6 +93,9 @@ pub(crate) fn finish_loaded(
         linked.extend(list.iter().map(|&child| created[child as usize].index));
         let slots = created.len();
         hierarchy_mut(world).link_fresh(created[parent].index, &linked, slots);
+        for &child in &linked {
+            world.set_parent_link(child, Some(created[parent].index));
+        }
     }
     // Room for every name at once: thousands of entities share a few
     // names, and growing each list entity by entity dominated naming.

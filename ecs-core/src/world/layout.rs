@@ -140,6 +140,12 @@ impl World {
         }
     }
 
+    /// Records the parent of entity `child` for queries that read up the
+    /// tree: the scene graph calls it whenever it links or unlinks one.
+    pub(crate) fn set_parent_link(&mut self, child: EntityIndex, parent: Option<EntityIndex>) {
+        self.entities.set_parent(child, parent);
+    }
+
     /// Forgets which table each bundle type goes to (they are worked out
     /// again on next use).
     pub(crate) fn forget_bundle_tables(&mut self) {

@@ -1,0 +1,101 @@
+//! `Up<&T>`: the nearest ancestor's component, following is-a, in read and
+//! write queries, and `query_one`.
+
+use ecs_core::prelude::*;
+
+#[derive(Component, Debug, PartialEq)]
+struct Tower {
+    range: f32,
+}
+
+#[derive(Component, Debug)]
+struct Turret {
+    reach: f32,
+}
+
+#[derive(Component, Debug)]
+struct Moving {
+    speed: f32,
+}
+
+#[derive(Component, Debug)]
+#[component(parent = Moving)]
+struct AxisMoving {
+    base: Moving,
+}
+
+#[test]
+fn a_term_reads_the_nearest_ancestor_that_holds_one() {
+    let mut world = World::new();
+    let tower = world.spawn_with((Tower { range: 8.0 },)).unwrap();
+    let platform = world.spawn();
+    world.set_parent(platform, tower).unwrap();
+    let near = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+    let far = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+    let alone = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+    world.set_parent(near, tower).unwrap();
+    world.set_parent(far, platform).unwrap();
+    for (turret, tower) in world.query_mut::<(&mut Turret, Up<&Tower>)>() {
+        turret.reach = tower.map_or(-1.0, |t| t.range);
+    }
+    let reach = |id| world.entity(id).unwrap().get::<Turret>().unwrap().reach;
+    assert_eq!((reach(near), reach(far), reach(alone)), (8.0, 8.0, -1.0));
+    let read: Vec<Option<f32>> = world
+        .query::<(&Turret, Up<&Tower>)>()
+        .into_iter()
+        .map(|(_, t)| t.map(|t| t.range))
+        .collect();
+    assert_eq!(read, [Some(8.0), Some(8.0), None]);
+    let (_, up) = world.query_one::<(&Turret, Up<&Tower>)>(far).unwrap();
+    assert_eq!(up, Some(&Tower { range: 8.0 }));
+}
+
+#[test]
+fn it_follows_is_a_and_sees_links_change() {
+    let mut world = World::new();
+    let parent = world
+        .spawn_with((AxisMoving {
+            base: Moving { speed: 3.0 },
+        },))
+        .unwrap();
+    let other = world.spawn_with((Moving { speed: 5.0 },)).unwrap();
+    let child = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+    world.set_parent(child, parent).unwrap();
+    let speed = |world: &World| {
+        world
+            .query::<(&Turret, Up<&Moving>)>()
+            .into_iter()
+            .map(|(_, m)| m.map(|m| m.speed))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(speed(&world), [Some(3.0)]);
+    world.set_parent(child, other).unwrap();
+    assert_eq!(speed(&world), [Some(5.0)]);
+    world.clear_parent(child).unwrap();
+    assert_eq!(speed(&world), [None]);
+    world.set_parent(child, other).unwrap();
+    world.despawn(other).unwrap();
+    assert!(!world.contains(child), "a despawn takes the subtree");
+}
+
+#[test]
+fn loaded_and_spawned_trees_are_read_up() {
+    #[derive(Component, Debug, serde::Serialize, serde::Deserialize)]
+    struct Base(u32);
+    #[derive(Component, Debug, serde::Serialize, serde::Deserialize)]
+    struct Leaf;
+    let mut world = World::new();
+    let root = world.spawn_with((Base(7),)).unwrap();
+    let mid = world.spawn();
+    let leaf = world.spawn_with((Leaf,)).unwrap();
+    world.set_parent(mid, root).unwrap();
+    world.set_parent(leaf, mid).unwrap();
+    let text = world.save_json().unwrap();
+    let loaded = World::load_json(&text).unwrap();
+    let found: Vec<Option<u32>> = loaded
+        .query::<(&Leaf, Up<&Base>)>()
+        .into_iter()
+        .map(|(_, b)| b.map(|b| b.0))
+        .collect();
+    assert_eq!(found, [Some(7)]);
+}
