@@ -99,3 +99,40 @@ fn loaded_and_spawned_trees_are_read_up() {
         .collect();
     assert_eq!(found, [Some(7)]);
 }
+
+#[test]
+fn child_of_visits_the_children_of_one_entity() {
+    let mut world = World::new();
+    let tower = world.spawn_with((Tower { range: 1.0 },)).unwrap();
+    let other = world.spawn_with((Tower { range: 2.0 },)).unwrap();
+    let mine: Vec<EntityId> = (0..3)
+        .map(|_| world.spawn_with((Turret { reach: 0.0 },)).unwrap())
+        .collect();
+    let theirs = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+    for &t in &mine {
+        world.set_parent(t, tower).unwrap();
+    }
+    world.set_parent(theirs, other).unwrap();
+    // A grandchild is not a child.
+    let grandchild = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+    world.set_parent(grandchild, mine[0]).unwrap();
+    for (t,) in world.query_mut::<(&mut Turret,)>().child_of(tower) {
+        t.reach = 9.0;
+    }
+    let found: Vec<EntityId> = world
+        .query::<(EntityId, &Turret)>()
+        .child_of(tower)
+        .into_iter()
+        .map(|(id, t)| {
+            assert_eq!(t.reach, 9.0);
+            id
+        })
+        .collect();
+    assert_eq!(found, mine);
+    assert_eq!(
+        world.entity(theirs).unwrap().get::<Turret>().unwrap().reach,
+        0.0
+    );
+    world.despawn(other).unwrap();
+    assert_eq!(world.query::<(&Turret,)>().child_of(other).count(), 0);
+}

@@ -195,8 +195,22 @@ const fn check(terms: &[TermInfo]) {
                         message.push("`)");
                     }
                 }
-                message
-                    .push("; make both terms shared (`&`), or read one of them in a second query");
+                if terms[i].up || terms[j].up {
+                    // The ancestor may be an entity of the same kind.
+                    let up = if terms[i].up { &terms[i] } else { &terms[j] };
+                    message.push(
+                        "; an ancestor may hold the component written: collect the ancestors' \
+                         values first (`world.query::<(EntityId, Up<&",
+                    );
+                    if let Some(key) = up.key {
+                        message.push(key.name());
+                    }
+                    message.push(">)>()` into a `Vec`), then write in a second query");
+                } else {
+                    message.push(
+                        "; make both terms shared (`&`), or read one of them in a second query",
+                    );
+                }
                 panic!("{}", message.as_str());
             }
             j += 1;
@@ -207,14 +221,21 @@ const fn check(terms: &[TermInfo]) {
 
 const fn describe(message: &mut Message, term: &TermInfo) {
     message.push("`");
-    if !term.required {
-        message.push("Option<");
-    }
+    let wrapper = if term.up {
+        "Up<"
+    } else if term.all {
+        "All<"
+    } else if !term.required {
+        "Option<"
+    } else {
+        ""
+    };
+    message.push(wrapper);
     message.push(if term.mutable { "&mut " } else { "&" });
     if let Some(key) = term.key {
         message.push(key.name());
     }
-    if !term.required {
+    if !wrapper.is_empty() {
         message.push(">");
     }
     message.push("`");

@@ -47,6 +47,15 @@ enum Segments<'w> {
     },
 }
 
+/// Where a query's terms read in one table: each term's place, every
+/// place of [`All`](crate::All) terms, and where [`Up`](crate::Up) terms
+/// find their type by table.
+pub(crate) struct Reads<'p> {
+    pub places: &'p [Place],
+    pub many: &'p [Vec<(SegId, usize)>],
+    pub ups: &'p [Vec<Place>],
+}
+
 /// One segment a writing query reads.
 pub(crate) struct Borrowed<'w> {
     seg: SegId,
@@ -276,13 +285,12 @@ impl<'w> Source<'w> {
     pub fn open<Q: QueryData>(
         &mut self,
         table: TableId,
-        places: &[Place],
-        many: &[Vec<(SegId, usize)>],
+        reads: Reads<'_>,
         entities: &'w Entities,
         inactive: bool,
         mask: Option<Vec<bool>>,
-        ups: &[Vec<Place>],
     ) -> Option<TableRows<'w, Q>> {
+        let Reads { places, many, ups } = reads;
         let rows = self.table(table);
         if rows.owners().is_empty() {
             return None;
@@ -513,8 +521,24 @@ struct Tables<'w> {
     source: Source<'w>,
     entities: &'w Entities,
     inactive: bool,
-    /// The change filters' kinds and ticks, in the plan's order.
+    /// The per-row filters.
+    walk: Walk,
+}
+
+/// A walk's per-row filters: its change filters' kinds and ticks (in the
+/// plan's order) and the parent whose children it visits. A parent that
+/// is gone leaves nothing to visit.
+pub(crate) struct Walk {
     since: Vec<Watch>,
+    child_of: Option<Option<EntityIndex>>,
+}
+
+impl Walk {
+    /// The filters of a walk over `entities`.
+    pub fn new(since: Vec<Watch>, child_of: Option<crate::EntityId>, entities: &Entities) -> Self {
+        let child_of = child_of.map(|id| entities.get_live(id).map(|_| id.index));
+        Walk { since, child_of }
+    }
 }
 
 /// A query's share of its plan, released out of line: an atomic count
@@ -575,30 +599,41 @@ impl<'w> Tables<'w> {
             source,
             entities,
             inactive,
-            since,
+            walk,
         } = self;
         let plan: &Plan = plan;
         while let Some(&table) = plan.tables.get(*next_table) {
             let i = *next_table;
             *next_table += 1;
-            let mask = if since.is_empty() {
+            let mask = if walk.since.is_empty() {
                 None
             } else {
                 let rows = source.table(table).owners().len();
-                match source.passing(rows, plan.watch_of(i), since) {
+                match source.passing(rows, plan.watch_of(i), &walk.since) {
                     Some(mask) => Some(mask),
                     None => continue,
                 }
             };
-            let rows = source.open(
-                table,
-                plan.places_of(i),
-                plan.many_of(i),
-                entities,
-                *inactive,
-                mask,
-                plan.ups(),
-            );
+            let mask = match walk.child_of {
+                None => mask,
+                Some(parent) => {
+                    let owners = source.table(table).owners();
+                    let mut mask = mask.unwrap_or_else(|| vec![true; owners.len()]);
+                    for (pass, &owner) in mask.iter_mut().zip(owners) {
+                        *pass = *pass && parent.is_some() && entities.parent(owner) == parent;
+                    }
+                    if !mask.contains(&true) {
+                        continue;
+                    }
+                    Some(mask)
+                }
+            };
+            let reads = Reads {
+                places: plan.places_of(i),
+                many: plan.many_of(i),
+                ups: plan.ups(),
+            };
+            let rows = source.open(table, reads, entities, *inactive, mask);
             if rows.is_some() {
                 return rows;
             }
@@ -613,7 +648,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
         source: Source<'w>,
         entities: &'w Entities,
         inactive: bool,
-        since: Vec<Watch>,
+        walk: Walk,
     ) -> Self {
         QueryIter {
             rows: TableRows::idle(entities),
@@ -623,7 +658,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
                 source,
                 entities,
                 inactive,
-                since,
+                walk,
             }),
         }
     }

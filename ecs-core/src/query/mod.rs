@@ -27,7 +27,7 @@ use crate::entity::Entities;
 use crate::table::Storage;
 use crate::table::{ChangeKind, Tick};
 use crate::Component;
-use iter::Source;
+use iter::{Source, Walk};
 use plan::{Filters, Watch};
 
 pub(crate) use cache::PlanCache;
@@ -70,6 +70,7 @@ pub struct Query<'w, Q> {
     plans: &'w PlanCache,
     filters: Filters,
     since: Vec<Watch>,
+    child_of: Option<crate::EntityId>,
     _data: PhantomData<fn() -> Q>,
 }
 
@@ -80,6 +81,7 @@ pub struct QueryMut<'w, Q> {
     plans: &'w mut PlanCache,
     filters: Filters,
     since: Vec<Watch>,
+    child_of: Option<crate::EntityId>,
     _data: PhantomData<fn() -> Q>,
 }
 
@@ -92,6 +94,7 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
             plans,
             filters: Filters::default(),
             since: Vec::new(),
+            child_of: None,
             _data: PhantomData,
         }
     }
@@ -112,6 +115,7 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
             plans,
             filters: Filters::default(),
             since: Vec::new(),
+            child_of: None,
             _data: PhantomData,
         }
     }
@@ -182,6 +186,30 @@ macro_rules! filters {
             self.watch::<T>(ChangeKind::Added, since)
         }
 
+        /// Only the children of `parent` in the scene graph
+        /// ([`World::set_parent`](crate::World::set_parent)); none when
+        /// `parent` is despawned. Each table's rows are checked by their
+        /// parent link, with no lookup of the parent.
+        ///
+        /// ```
+        /// # use ecs_core::prelude::*;
+        /// #[derive(Component)]
+        /// struct Wheel(u32);
+        /// let mut world = World::new();
+        /// let car = world.spawn();
+        /// let a = world.spawn_with((Wheel(1),))?;
+        /// world.spawn_with((Wheel(2),))?;
+        /// world.set_parent(a, car)?;
+        /// let mine: Vec<u32> = world.query::<(&Wheel,)>().child_of(car).into_iter().map(|(w,)| w.0).collect();
+        /// assert_eq!(mine, [1]);
+        /// # Ok::<(), ecs_core::Error>(())
+        /// ```
+        #[must_use]
+        pub fn child_of(mut self, parent: crate::EntityId) -> Self {
+            self.child_of = Some(parent);
+            self
+        }
+
         fn watch<T: Component>(mut self, kind: ChangeKind, since: Tick) -> Self {
             self.filters
                 .changes
@@ -204,7 +232,7 @@ impl<'w, Q: ReadOnlyQueryData> Query<'w, Q> {
             Source::shared(self.storage),
             self.entities,
             self.filters.inactive,
-            self.since.clone(),
+            Walk::new(self.since.clone(), self.child_of, self.entities),
         )
     }
 
@@ -287,7 +315,7 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
             source,
             self.entities,
             self.filters.inactive,
-            self.since.clone(),
+            Walk::new(self.since.clone(), self.child_of, self.entities),
         )
     }
 
@@ -321,7 +349,7 @@ impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
             source,
             self.entities,
             self.filters.inactive,
-            self.since.clone(),
+            Walk::new(self.since.clone(), self.child_of, self.entities),
         )
     }
 }

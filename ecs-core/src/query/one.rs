@@ -1,9 +1,10 @@
 //! Several components of one entity at once, as a query reads them.
 
 use crate::entity::Entities;
+use crate::entity::SegId;
 use crate::query::data::QueryData;
-use crate::query::iter::Source;
-use crate::query::plan::{up_places, Plan};
+use crate::query::iter::{Reads, Source};
+use crate::query::plan::{up_places, Place, Plan};
 use crate::query::{check_conflicts, ReadOnlyQueryData};
 use crate::table::Storage;
 use crate::{EntityId, Error, Via};
@@ -32,7 +33,7 @@ pub(crate) fn one_mut<'w, Q: QueryData>(
     wanted.dedup();
     let mut source = Source::new_mut(storage, &wanted).only_row(row.index());
     let rows = source
-        .open::<Q>(table, &places, &many, entities, true, None, &ups)
+        .open::<Q>(table, reads(&places, &many, &ups), entities, true, None)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
     rest.next().ok_or_else(|| missing::<Q>(id, 0))
@@ -52,10 +53,18 @@ pub(crate) fn one<'w, Q: ReadOnlyQueryData>(
     let ups = up_places(storage, Q::TERMS);
     let mut source = Source::shared(storage);
     let rows = source
-        .open::<Q>(table, &places, &many, entities, true, None, &ups)
+        .open::<Q>(table, reads(&places, &many, &ups), entities, true, None)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
     rest.next().ok_or_else(|| missing::<Q>(id, 0))
+}
+
+fn reads<'p>(
+    places: &'p [Place],
+    many: &'p [Vec<(SegId, usize)>],
+    ups: &'p [Vec<Place>],
+) -> Reads<'p> {
+    Reads { places, many, ups }
 }
 
 fn missing<Q: QueryData>(entity: EntityId, term: usize) -> Error {
