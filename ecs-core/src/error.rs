@@ -103,6 +103,15 @@ pub enum Error {
         via: Via,
     },
 
+    /// [`World::snapshot`](crate::World::snapshot) was asked for while a
+    /// behaviour, hook or receiver of `running` runs: its components are
+    /// lent out, so the copy would miss them.
+    #[error("a snapshot cannot be taken while `{running}` runs (its components are lent out to it); take it between updates, or queue it with `ctx.commands().run(|world| ..)`")]
+    SnapshotWhileRunning {
+        /// The type whose update, hook or receiver is running.
+        running: &'static str,
+    },
+
     /// Code a behaviour, hook or message receiver ran in
     /// [`Context::attempt`](crate::Context::attempt) returned an error.
     /// Kept for [`World::take_command_errors`](crate::World::take_command_errors),
@@ -370,6 +379,7 @@ impl Error {
             Error::HierarchyCycle { .. } => "HierarchyCycle",
             Error::MissingComponent { .. } => "MissingComponent",
             Error::InUse { .. } => "InUse",
+            Error::SnapshotWhileRunning { .. } => "SnapshotWhileRunning",
             Error::Attempt { .. } => "Attempt",
             Error::UnknownComponent { .. } => "UnknownComponent",
             Error::AmbiguousName { .. } => "AmbiguousName",

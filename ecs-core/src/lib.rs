@@ -251,6 +251,7 @@ pub use table::Tick;
 pub use world::bundle::Bundle;
 pub use world::entity_ref::{EntityMut, EntityRef};
 pub use world::instance::{ComponentInfo, Handle};
+pub use world::snapshot::Snapshot;
 pub use world::state::Filter;
 pub use world::World;
 pub use world::DEFAULT_LAYERS;

@@ -6,6 +6,7 @@ use super::{EntityId, EntityIndex, EntitySlot};
 
 /// A number no other world in the process has, stamped on every id a world
 /// hands out so that other worlds refuse it.
+#[derive(Clone, Copy)]
 struct WorldTag(u32);
 
 impl Default for WorldTag {
@@ -16,7 +17,7 @@ impl Default for WorldTag {
 }
 
 /// The slots of one world's entities.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Entities {
     tag: WorldTag,
     slots: Vec<EntitySlot>,
@@ -29,6 +30,14 @@ pub(crate) struct Entities {
 }
 
 impl Entities {
+    /// Takes `other`'s slots, free list and links, keeping this world's
+    /// tag: the ids this world handed out for those slots resolve again.
+    pub fn restore_from(&mut self, other: &Entities) {
+        let tag = self.tag;
+        self.clone_from(other);
+        self.tag = tag;
+    }
+
     /// The world's tag, carried by every id it hands out.
     #[inline]
     pub fn tag(&self) -> u32 {

@@ -69,6 +69,19 @@ impl crate::world::extension::Extension for RuntimeState {
     fn roll_back(&mut self, queued: usize) {
         self.commands.truncate(queued);
     }
+
+    /// The update order; queued commands and kept errors are not part of a
+    /// snapshot (a restored world has none).
+    fn snapshot(&self) -> Option<Box<dyn crate::world::extension::Extension>> {
+        Some(Box::new(RuntimeState {
+            update_order: self.update_order.clone(),
+            ..RuntimeState::default()
+        }))
+    }
+
+    fn in_snapshots(&self) -> bool {
+        true
+    }
 }
 
 /// The behaviour runtime's state, when anything made it yet.

@@ -24,11 +24,27 @@ impl Extension for Names {
     fn forget(&mut self, index: EntityIndex) {
         self.set(index, None);
     }
+
+    fn snapshot(&self) -> Option<Box<dyn Extension>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn in_snapshots(&self) -> bool {
+        true
+    }
 }
 
 impl Extension for Hierarchy {
     fn forget(&mut self, index: EntityIndex) {
         self.detach(index);
+    }
+
+    fn snapshot(&self) -> Option<Box<dyn Extension>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn in_snapshots(&self) -> bool {
+        true
     }
 }
 

@@ -25,7 +25,7 @@ impl Default for Node {
 
 /// Links by entity slot; grown only when links are made, so worlds without a
 /// hierarchy pay nothing for it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Hierarchy {
     nodes: Vec<Node>,
 }

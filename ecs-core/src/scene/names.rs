@@ -16,7 +16,7 @@ use crate::{EntityId, EntityMut};
 /// That order only grows, so a list kept sorted by appending does; removal
 /// leaves a tombstone, swept once tombstones outnumber live entries, so
 /// naming, renaming and despawning stay cheap with thousands of "crate"s.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 pub(crate) struct Names {
     /// By slot: the name's index in `names` and the order it was given in.
     /// Grown only when a name is given, so unnamed worlds pay nothing.
@@ -28,7 +28,7 @@ pub(crate) struct Names {
     next: u64,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct NameSlots {
     text: Arc<str>,
     /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.

@@ -35,6 +35,15 @@ impl Column {
         }
     }
 
+    /// The same column with an empty trash, for a copy of the storage.
+    pub fn emptied_copy(&self) -> Self {
+        Column {
+            segs: self.segs.clone(),
+            lent: self.lent,
+            ..Column::new(self.vtable)
+        }
+    }
+
     /// The type's description.
     pub fn vtable(&self) -> &'static ComponentVTable {
         self.vtable

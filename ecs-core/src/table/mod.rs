@@ -9,6 +9,7 @@
 //! [`BlobVec`](crate::storage::raw::BlobVec).
 
 mod column;
+mod copy;
 mod meta;
 mod moves;
 mod reclaim;
@@ -19,6 +20,7 @@ mod ticks;
 mod types;
 
 pub(crate) use column::{Column, LentColumn};
+pub(crate) use copy::CopyError;
 pub(crate) use meta::Meta;
 pub(crate) use segment::{Row, Segment};
 pub(crate) use tables::{Comps, Place, Table, EMPTY_TABLE};

@@ -23,6 +23,7 @@ pub(crate) struct Place {
 pub(crate) type IsaMatch = (Place, u32);
 
 /// The entities that hold exactly one sequence of component types.
+#[derive(Clone)]
 pub(crate) struct Table {
     /// Component types in insertion order, each with its segment.
     pub(super) layout: Box<[Place]>,
@@ -61,6 +62,7 @@ pub(crate) struct FirstIsa {
 }
 
 /// Every table of a world; table 0 is the empty layout new entities start in.
+#[derive(Clone)]
 pub(crate) struct Tables {
     pub(super) list: Vec<Table>,
     pub(super) by_layout: HashMap<Box<[TypeIdx]>, TableId>,

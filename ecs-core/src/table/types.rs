@@ -12,6 +12,7 @@ use crate::table::Meta;
 use crate::{Component, ComponentKey};
 
 /// Everything a world knows about one component type.
+#[derive(Clone)]
 pub(crate) struct TypeInfo {
     key: ComponentKey,
     multiple: bool,
@@ -134,7 +135,7 @@ type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 const NO_TYPE: TypeIdx = TypeIdx(u32::MAX);
 
 /// Every component type of one world, indexed by [`TypeIdx`].
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Types {
     infos: Vec<TypeInfo>,
     by_id: TypeMap<TypeIdx>,

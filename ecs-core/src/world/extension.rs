@@ -24,6 +24,19 @@ pub(crate) trait Extension: Any + Send + Sync {
     fn roll_back(&mut self, queued: usize) {
         let _ = queued;
     }
+
+    /// A copy for a snapshot of the world; `None` for state that is not
+    /// part of what the world holds (observers) and stays as it is when a
+    /// snapshot is restored.
+    fn snapshot(&self) -> Option<Box<dyn Extension>> {
+        None
+    }
+
+    /// Whether [`Extension::snapshot`] gives a copy (and a restore
+    /// replaces this state).
+    fn in_snapshots(&self) -> bool {
+        false
+    }
 }
 
 /// What each extension had queued when an operation began.
@@ -58,6 +71,29 @@ impl Extensions {
                 .map_or(0, |&(_, queued)| queued);
             extension.roll_back(queued);
         }
+    }
+
+    /// Copies of every extension that is part of a snapshot.
+    pub(crate) fn snapshot(&self) -> Extensions {
+        Extensions {
+            slots: self
+                .slots
+                .iter()
+                .filter_map(|(id, e)| Some((*id, e.snapshot()?)))
+                .collect(),
+        }
+    }
+
+    /// Takes `snapshot`'s extensions (copied again, so it can be restored
+    /// more than once), keeping those that are not part of snapshots.
+    pub(crate) fn restore(&mut self, snapshot: &Extensions) {
+        self.slots.retain(|(_, e)| !e.in_snapshots());
+        self.slots.extend(
+            snapshot
+                .slots
+                .iter()
+                .filter_map(|(id, e)| Some((*id, e.snapshot()?))),
+        );
     }
 
     /// Tells every extension that the entity in slot `index` is gone.

@@ -16,6 +16,7 @@ pub(crate) mod state;
 mod changes;
 mod layout;
 mod resources;
+pub(crate) mod snapshot;
 
 use std::any::TypeId;
 use std::collections::HashMap;
