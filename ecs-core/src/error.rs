@@ -222,7 +222,7 @@ pub enum Error {
     /// [`Error::DanglingEntity`]'s does on save. (In a blueprint, a local
     /// id past its tree is an [`Error::Data`] at the value that holds it.)
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, serde::Serialize, serde::Deserialize)]
     /// struct Turret { target: EntityId }
