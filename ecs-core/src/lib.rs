@@ -261,8 +261,8 @@ pub mod prelude {
     pub use crate::{
         All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentEvent,
         ComponentKey, Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle,
-        InstanceId, Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Tick,
-        TreeFilter, Up, UpdateWith, World,
+        InstanceId, Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Snapshot,
+        Tick, TreeFilter, Up, UpdateWith, World,
     };
 }
 
