@@ -699,6 +699,8 @@ pub(crate) fn update(world: &mut World, dt: f32) -> usize {
         let mut updated = 0;
         for ty in order {
             if let Some((fns, level)) = world.behaviour_fns(ty) {
+                let now = world.change_tick();
+                runtime_mut(world).start_update(ty, now);
                 updated += (fns.update)(world, ty, level, dt);
             }
         }

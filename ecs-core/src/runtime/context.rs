@@ -86,6 +86,41 @@ impl<'w> Context<'w> {
         self
     }
 
+    /// The tick the running type's previous update started at
+    /// ([`Tick::default`](crate::Tick::default) during its first): what
+    /// changed since then, others' writes and this type's own, is what
+    /// [`changed_since`](crate::EntityRef::changed_since) reports for it.
+    /// In a hook or receiver, that of the type's last update but one.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Target(u32);
+    /// #[derive(Component)]
+    /// #[component(behaviour)]
+    /// struct Aim(u32);
+    /// impl Behaviour for Aim {
+    ///     fn update(&mut self, ctx: &mut Context<'_>, _dt: f32) {
+    ///         let since = ctx.last_update();
+    ///         if ctx.world().entity(ctx.id()).unwrap().changed_since::<Target>(since) {
+    ///             self.0 += 1; // re-aim only when the target moved
+    ///         }
+    ///     }
+    /// }
+    /// let mut world = World::new();
+    /// let id = world.spawn_with((Aim(0), Target(1)))?;
+    /// world.update(1.0); // first update: everything is new
+    /// world.update(1.0); // nothing changed since
+    /// world.entity_mut(id)?.get_mut::<Target>().unwrap().0 = 2;
+    /// world.update(1.0);
+    /// assert_eq!(world.entity(id)?.get::<Aim>().unwrap().0, 2);
+    /// # Ok::<(), ecs_core::Error>(())
+    /// ```
+    pub fn last_update(&self) -> crate::Tick {
+        crate::runtime::runtime(self.world)
+            .map_or(crate::Tick::default(), |r| r.previous_update(self.busy))
+    }
+
     /// The entity's id.
     ///
     /// ```

@@ -57,6 +57,34 @@ pub(crate) struct RuntimeState {
     command_errors: ErrorLog,
     in_update: bool,
     flushing: bool,
+    /// By behaviour type: the tick its last update started at, and the one
+    /// before (what [`Context::last_update`](crate::Context::last_update)
+    /// answers).
+    update_ticks: Vec<(TypeIdx, crate::Tick, crate::Tick)>,
+}
+
+impl RuntimeState {
+    /// Records that `ty`'s update starts at `now`.
+    pub(crate) fn start_update(&mut self, ty: TypeIdx, now: crate::Tick) {
+        match self.update_ticks.iter_mut().find(|(t, ..)| *t == ty) {
+            Some((_, started, previous)) => {
+                *previous = *started;
+                *started = now;
+            }
+            None => self.update_ticks.push((ty, now, crate::Tick::default())),
+        }
+    }
+
+    /// The tick `ty`'s previous update started at ([`Tick::default`] before
+    /// its second).
+    ///
+    /// [`Tick::default`]: crate::Tick::default
+    pub(crate) fn previous_update(&self, ty: TypeIdx) -> crate::Tick {
+        self.update_ticks
+            .iter()
+            .find(|(t, ..)| *t == ty)
+            .map_or(crate::Tick::default(), |&(_, _, previous)| previous)
+    }
 }
 
 impl crate::world::extension::Extension for RuntimeState {
@@ -75,6 +103,7 @@ impl crate::world::extension::Extension for RuntimeState {
     fn snapshot(&self) -> Option<Box<dyn crate::world::extension::Extension>> {
         Some(Box::new(RuntimeState {
             update_order: self.update_order.clone(),
+            update_ticks: self.update_ticks.clone(),
             ..RuntimeState::default()
         }))
     }
