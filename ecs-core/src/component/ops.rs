@@ -24,6 +24,15 @@ pub(crate) type BoxedComponent = Box<dyn Any + Send + Sync>;
 /// Copies the value at a row of an array of the type into a box.
 pub(crate) type CloneFn = fn(&BlobVec, usize) -> BoxedComponent;
 
+/// A type's two clone entry points: one value, boxed (an entity's clone),
+/// and every value of one array appended to another of the same type, in
+/// order, with no allocation per value (a snapshot).
+#[doc(hidden)]
+pub struct Cloners {
+    pub(crate) one: CloneFn,
+    pub(crate) rows: fn(&BlobVec, &mut BlobVec),
+}
+
 /// The value at a row of an array of the type, as `&dyn Debug`.
 pub(crate) type DebugFn = for<'a> fn(&'a BlobVec, usize) -> &'a dyn std::fmt::Debug;
 
@@ -36,7 +45,7 @@ pub type Codec = &'static (dyn Any + Send + Sync);
 #[derive(Clone, Copy)]
 pub struct ComponentOps {
     pub(crate) default: Option<fn() -> BoxedComponent>,
-    pub(crate) clone: Option<CloneFn>,
+    pub(crate) clone: Option<&'static Cloners>,
     /// The data layer's writers, when the type is `Serialize`.
     pub(crate) serialize: Option<Codec>,
     /// The data layer's readers, when the type is `DeserializeOwned`.
@@ -68,6 +77,26 @@ fn clone_boxed<T: Component + Clone>(values: &BlobVec, row: usize) -> BoxedCompo
             .expect("a value is copied by its own type's function")
             .clone(),
     )
+}
+
+fn clone_rows<T: Component + Clone>(from: &BlobVec, to: &mut BlobVec) {
+    let values = from
+        .iter::<T>(0)
+        .expect("values are copied by their own type's function");
+    to.reserve(values.len());
+    for value in values {
+        to.push(value.clone());
+    }
+}
+
+/// The [`Cloners`] of `T`, as a constant the derive's tables point at.
+struct ClonersOf<T>(PhantomData<T>);
+
+impl<T: Component + Clone> ClonersOf<T> {
+    const CLONERS: Cloners = Cloners {
+        one: clone_boxed::<T>,
+        rows: clone_rows::<T>,
+    };
 }
 
 fn debug_row<T: Component + std::fmt::Debug>(values: &BlobVec, row: usize) -> &dyn std::fmt::Debug {
@@ -176,7 +205,10 @@ capability!(
     default_boxed
 );
 capability!(__ecs_debug, DebugCap, std::fmt::Debug, DebugFn, debug_row);
-capability!(__ecs_clone, CloneCap, Clone, CloneFn, clone_boxed);
+capability!(__ecs_clone, CloneCap, Clone, &'static Cloners);
+impl<T: Component + Clone> CloneCap for Found<T> {
+    const OP: Option<&'static Cloners> = Some(&ClonersOf::<T>::CLONERS);
+}
 // The serde entry points are the data layer's: it implements these two for
 // `Found<T>`.
 capability!(__ecs_serialize, SerializeCap, Serialize, Codec);

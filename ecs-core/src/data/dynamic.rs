@@ -55,6 +55,7 @@ pub(crate) fn prepare_clone(
             let clone = world
                 .ops(c.ty)
                 .clone
+                .map(|c| c.one)
                 .ok_or_else(|| lacking(world.storage().info(c.ty).key().name(), "`Clone`"))?;
             let (_, enabled) = world.instance_of(c);
             let values = world.storage().segment(c.seg).values();

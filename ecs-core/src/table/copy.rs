@@ -65,13 +65,7 @@ impl Storage {
         let mut data = BlobVec::new(vtable.erased());
         if !segment.meta.is_empty() {
             let clone = vtable.ops.clone.ok_or(name)?;
-            data.reserve(segment.meta.len());
-            for row in 0..segment.meta.len() {
-                let value = clone(&segment.data, row);
-                if data.push_boxed(value).is_err() {
-                    return Err(name);
-                }
-            }
+            (clone.rows)(&segment.data, &mut data);
         }
         Ok(Segment {
             data,
