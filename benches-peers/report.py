@@ -44,6 +44,9 @@ SCENARIOS = [
     ("join5", "10k entities in 4 tables (5-8 components): a 5-term join reading 3 and writing 2, "
      "ours by a `for` loop over `query_mut`"),
     ("add_remove", "add then remove a component on 10k entities"),
+    ("changed", "100k entities in 100 tables; one table (1k) written, untimed, then ask which "
+     "`Position`s changed since (ours `changed_since`, bevy `Changed<Position>`; hecs none), "
+     "per entity in the world", "bevy"),
     ("heavy_compute", "1k entities: 100 matrix inversions each (ours/bevy parallel, hecs sequential)"),
     ("update", "10k behaviours reading and writing a sibling (bevy: the same system in a schedule)"),
 ]
@@ -143,11 +146,37 @@ TARGETS = [
     ("light `par_for_each` <= 1.1x sequential `for_each` (par_light)", ("par_light", "ours_par"),
      ("par_light", "ours_seq"), 1.1),
     ("add_remove <= 0.7x bevy", ("add_remove", "ours"), ("add_remove", "bevy"), 0.7),
+    ("changed read <= 0.1x bevy's `Changed` query", ("changed", "ours"), ("changed", "bevy"),
+     0.1),
     ("simple_insert <= 1.0x bevy", ("simple_insert", "ours"), ("simple_insert", "bevy"), 1.0),
     ("update <= 1.5x bevy's system", ("update", "ours"), ("update", "bevy"), 1.5),
     ("blueprint spawn <= 1.1x serde_json alone", ("blueprint", "ours"), ("blueprint", "serde"), 1.1),
     # save/load: one target per world shape and operation, from SAVE_SHAPES below.
 ]
+
+# What an observer costs, per element, in each library: (library, group,
+# id with the observer, id without). The pass adds and removes a component
+# once per element, the observer hears the add: the difference is one
+# observer call per add.
+OBSERVER_COST = [
+    ("ours", "observer_add", "ours_observed", "ours_plain"),
+    ("bevy", "observer_add", "bevy_observed", "bevy_plain"),
+]
+# Absolute targets on those differences: (label, library, limit in ns).
+OBSERVER_TARGETS = [
+    ("an observer adds <= 20 ns per add (observer_add, observed - plain)", "ours", 20.0),
+]
+
+
+def observer_cost(data, lib):
+    """(observed - plain, plain) per element for `lib`, or None."""
+    for name, group, observed, plain in OBSERVER_COST:
+        if name == lib:
+            g = data.get(group, {})
+            o, p = per_elem(g.get(observed)), per_elem(g.get(plain))
+            return (o - p, p) if o is not None and p is not None else None
+    return None
+
 
 # Speedups the runtime must reach: (label, slow, fast, minimum), met when
 # slow / fast >= minimum.
@@ -379,6 +408,10 @@ def check_targets(data, memory):
         den = lookup(data, dg, di)
         ratio = num / den if num is not None and den else None
         results.append((label, ratio, limit, None if ratio is None else ratio <= limit))
+    for label, lib, limit in OBSERVER_TARGETS:
+        cost = observer_cost(data, lib)
+        ns = None if cost is None else cost[0]
+        results.append((label, ns, limit, None if ns is None else ns <= limit, " ns"))
     for label, (sg, si), (fg, fi), minimum in SPEEDUPS:
         slow, fast = lookup(data, sg, si), lookup(data, fg, fi)
         speedup = slow / fast if slow is not None and fast else None
@@ -541,6 +574,16 @@ def markdown(rows, data, memory, targets, info, compile_cost=None, profile="cgu1
         out.append(f"| blueprint | {fmt_ns(bp_ours)} | – | – | {bp_ours / bp_serde:.2f}x "
                    f"(vs serde_json alone {fmt_ns(bp_serde)}) | spawn 10k entities from one "
                    "blueprint (Transform + Model), per entity |")
+    costs = {lib: observer_cost(data, lib) for lib in ("ours", "bevy")}
+    if costs["ours"] is not None:
+        ours_cost, ours_plain = costs["ours"]
+        bevy_cell = "–" if costs["bevy"] is None else fmt_ns(costs["bevy"][0])
+        out.append(f"| observer_add (observer's cost) | {fmt_ns(ours_cost)} | {bevy_cell} | – | "
+                   f"{ours_cost / 20.0:.2f}x (vs 20 ns target) | one observer of the added "
+                   "component, doing nothing: observed - plain per add "
+                   f"(ours plain {fmt_ns(ours_plain)}"
+                   + ("" if costs["bevy"] is None else f", bevy plain {fmt_ns(costs['bevy'][1])}")
+                   + "; an add and a remove per element) |")
     bc = per_elem(data.get("broadcast", {}).get("ours"))
     if bc is not None:
         out.append(f"| broadcast | {fmt_ns(bc)} | – | – | {bc / 20.0:.2f}x (vs 20 ns target) | "
@@ -550,8 +593,8 @@ def markdown(rows, data, memory, targets, info, compile_cost=None, profile="cgu1
     out.append(f"## Targets, profile `{profile}`\n")
     out.append("| target | measured | limit | met |")
     out.append("|---|---:|---:|:---:|")
-    for label, value, limit, ok in targets:
-        unit = " B" if label.startswith("memory") else "x"
+    for label, value, limit, ok, *unit in targets:
+        unit = unit[0] if unit else (" B" if label.startswith("memory") else "x")
         meas = "–" if value is None else f"{value:.2f}{unit}"
         mark = "–" if ok is None else ("yes" if ok else "**no**")
         out.append(f"| {label} | {meas} | {limit:g}{unit} | {mark} |")

@@ -4,7 +4,7 @@
 //! Run everything (bench + memory probe + report) with `benches-peers/run.sh`.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use benches_peers::*;
 use bevy_ecs::world::World as BevyWorld;
@@ -686,6 +686,88 @@ fn bench_add_remove(c: &mut Criterion) {
     group.finish();
 }
 
+// ------------------------------------------------------------------ changed
+
+/// Change tracking: 100k entities of `Position` in 100 tables of 1k (one
+/// marker type per table, `Tab00`..`Tab99`). Each iteration first
+/// writes one table's `Position`s (not timed: ours takes the reader's tick
+/// with `change_tick()` and then writes through `query_mut::<(&mut
+/// Position,)>().with::<Tab00>()`; bevy calls `clear_trackers()` and then
+/// writes through a `QueryState<&mut Position, With<Tab00>>`), then times
+/// only the read: which `Position`s changed since, summing their `x` (ours
+/// `query::<(&Position,)>().changed_since::<Position>(tick)`, bevy a cached
+/// `QueryState<&Position, Changed<Position>>`). Both answer the 1k written
+/// (`changed_worlds_agree` in lib.rs); throughput is the 100k in the world.
+/// `iter_custom` times each read on its own, so the figure includes one
+/// pair of `Instant::now()` calls per iteration (some 40 ns).
+fn bench_changed(c: &mut Criterion) {
+    let mut group = c.benchmark_group("changed");
+    group.throughput(Throughput::Elements(changed::ENTITIES as u64));
+    /// Runs `write` untimed and `read` timed, `iters` times.
+    fn timed_reads<S, R>(
+        iters: u64,
+        s: &mut S,
+        write: impl Fn(&mut S),
+        read: impl Fn(&mut S) -> R,
+    ) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            write(s);
+            let start = Instant::now();
+            black_box(read(s));
+            total += start.elapsed();
+        }
+        total
+    }
+    {
+        let mut s = changed::Ours::new();
+        group.bench_function("ours", |b| {
+            b.iter_custom(|iters| timed_reads(iters, &mut s, |s| s.write(), |s| s.read()))
+        });
+    }
+    {
+        let mut s = changed::Bevy::new();
+        group.bench_function("bevy", |b| {
+            b.iter_custom(|iters| timed_reads(iters, &mut s, |s| s.write(), |s| s.read()))
+        });
+    }
+    group.finish();
+}
+
+// ------------------------------------------------------------------ observer_add
+
+/// Observers: add_remove's pass (add `AddB` to 10k entities of `AddA`, then
+/// remove it from every one) on a world with one observer of `AddB` being
+/// added, doing nothing (`_observed`), and on one without (`_plain`). Ours
+/// observes with `World::observe::<AddB>(ComponentEvent::Added, |_| {})`,
+/// bevy with `World::add_observer(|_: On<Add<AddB>>| {})`. The difference
+/// per element is what one observer costs per add.
+fn bench_observer_add(c: &mut Criterion) {
+    use benches_peers::observer_add::{bevy, bevy_pass, ours, ours_pass};
+    let mut group = c.benchmark_group("observer_add");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let (mut world, ids) = ours();
+        group.bench_function("ours_plain", |b| b.iter(|| ours_pass(&mut world, &ids)));
+    }
+    {
+        let (mut world, ids) = ours();
+        world.observe::<AddB>(ecs_core::ComponentEvent::Added, |_| {});
+        group.bench_function("ours_observed", |b| b.iter(|| ours_pass(&mut world, &ids)));
+    }
+    {
+        let (mut world, ids) = bevy();
+        group.bench_function("bevy_plain", |b| b.iter(|| bevy_pass(&mut world, &ids)));
+    }
+    {
+        use bevy_ecs::prelude::{Add, On};
+        let (mut world, ids) = bevy();
+        world.add_observer(|_: On<Add<AddB>>| {});
+        group.bench_function("bevy_observed", |b| b.iter(|| bevy_pass(&mut world, &ids)));
+    }
+    group.finish();
+}
+
 // ------------------------------------------------------------------ heavy_compute
 
 /// ecs_bench_suite heavy_compute: 1k entities; invert each Transform 100
@@ -988,7 +1070,7 @@ criterion_group! {
     config = config();
     targets = bench_get, bench_get_one, bench_get_via_parent, bench_base_iter, bench_base_term,
         bench_get_all, bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_join5,
-        bench_par_light, bench_add_remove, bench_heavy_compute, bench_update, bench_broadcast,
-        bench_blueprint, bench_save_load, bench_save_shapes
+        bench_par_light, bench_add_remove, bench_changed, bench_observer_add, bench_heavy_compute,
+        bench_update, bench_broadcast, bench_blueprint, bench_save_load, bench_save_shapes
 }
 criterion_main!(peers);

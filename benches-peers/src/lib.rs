@@ -473,6 +473,214 @@ pub fn par_light_world() -> ecs_core::World {
     w
 }
 
+// ---------------------------------------------------------------- changed
+
+/// Declares the `changed` scenario's 100 table markers and the
+/// [`changed`] module (its worlds, the write that marks one table changed
+/// and the read that asks what changed). The first marker names the table
+/// that is written.
+macro_rules! changed_tables {
+    ($first:ident $(, $name:ident)*) => {
+        $(
+            /// A `changed` table marker (no data).
+            #[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+            pub struct $name;
+        )*
+        /// The `changed` table marker of the table that is written.
+        #[derive(OurComponent, BevyComponent, Clone, Copy, Debug)]
+        pub struct $first;
+
+        /// The `changed` scenario: [`changed::ENTITIES`] entities of
+        /// `Position` in [`changed::TABLES`] tables of
+        /// [`changed::PER_TABLE`] (one marker type each). Each pass hands out
+        /// one table's `Position`s mutably (not timed), then asks which
+        /// `Position`s changed since just before that write (timed): the
+        /// answer is that table's entities.
+        pub mod changed {
+            use super::*;
+            use bevy_ecs::query::{Changed, QueryState, With};
+
+            /// Tables (one per marker type).
+            pub const TABLES: usize = 100;
+            /// Entities per table.
+            pub const PER_TABLE: usize = 1_000;
+            /// Entities in the world: the scenario's throughput.
+            pub const ENTITIES: usize = TABLES * PER_TABLE;
+            /// The marker of the table each pass writes.
+            pub type Written = $first;
+
+            fn position(i: usize) -> Position {
+                Position([(i % 64) as f32, 1.0, 0.0])
+            }
+
+            /// ecs-core's world and the reader's tick.
+            pub struct Ours {
+                pub world: ecs_core::World,
+                since: ecs_core::Tick,
+            }
+
+            impl Ours {
+                pub fn new() -> Self {
+                    let mut world = ecs_core::World::new();
+                    world
+                        .spawn_batch((0..PER_TABLE).map(|i| (position(i), $first)))
+                        .unwrap();
+                    $(
+                        world
+                            .spawn_batch((0..PER_TABLE).map(|i| (position(i), $name)))
+                            .unwrap();
+                    )*
+                    let since = world.change_tick();
+                    Ours { world, since }
+                }
+
+                /// Takes the reader's tick, then hands out the written
+                /// table's `Position`s mutably (negating `x`, so values stay
+                /// bounded however many passes run).
+                pub fn write(&mut self) {
+                    self.since = self.world.change_tick();
+                    for (p,) in self.world.query_mut::<(&mut Position,)>().with::<Written>() {
+                        p.0[0] = -p.0[0];
+                    }
+                }
+
+                /// The `Position`s changed since the tick `write` took:
+                /// how many, and the sum of their `x`.
+                pub fn read(&self) -> (usize, f32) {
+                    let mut n = 0;
+                    let mut sum = 0.0f32;
+                    for (p,) in self
+                        .world
+                        .query::<(&Position,)>()
+                        .changed_since::<Position>(self.since)
+                    {
+                        n += 1;
+                        sum += p.0[0];
+                    }
+                    (n, sum)
+                }
+            }
+
+            impl Default for Ours {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+
+            /// bevy_ecs's world with its two cached `QueryState`s.
+            ///
+            /// Outside a system, `QueryState::iter`/`iter_mut` run with
+            /// `last_run = world.last_change_tick()` and `this_run =
+            /// world.change_tick()`; a `Mut` written through `iter_mut`
+            /// records `this_run`, and `Changed<T>` keeps the rows whose
+            /// tick is newer than `last_run`. [`write`](Bevy::write) first
+            /// calls `World::clear_trackers`, which sets `last_change_tick`
+            /// to the current tick and moves the clock on one: the rows it
+            /// then writes carry the new tick and every earlier write
+            /// (earlier passes, the spawn) an older one, so the read sees
+            /// exactly this pass's table.
+            pub struct Bevy {
+                pub world: bevy_ecs::world::World,
+                write: QueryState<&'static mut Position, With<Written>>,
+                read: QueryState<&'static Position, Changed<Position>>,
+            }
+
+            impl Bevy {
+                pub fn new() -> Self {
+                    let mut world = bevy_ecs::world::World::new();
+                    world.spawn_batch((0..PER_TABLE).map(|i| (position(i), $first)));
+                    $( world.spawn_batch((0..PER_TABLE).map(|i| (position(i), $name))); )*
+                    let write = world.query_filtered::<&mut Position, With<Written>>();
+                    let read = world.query_filtered::<&Position, Changed<Position>>();
+                    world.clear_trackers();
+                    Bevy { world, write, read }
+                }
+
+                /// Starts a new change window (`clear_trackers`), then
+                /// writes the written table's `Position`s (negating `x`).
+                pub fn write(&mut self) {
+                    self.world.clear_trackers();
+                    for mut p in self.write.iter_mut(&mut self.world) {
+                        p.0[0] = -p.0[0];
+                    }
+                }
+
+                /// The `Position`s changed since `write` cleared the
+                /// trackers: how many, and the sum of their `x`.
+                pub fn read(&mut self) -> (usize, f32) {
+                    let mut n = 0;
+                    let mut sum = 0.0f32;
+                    for p in self.read.iter(&self.world) {
+                        n += 1;
+                        sum += p.0[0];
+                    }
+                    (n, sum)
+                }
+            }
+
+            impl Default for Bevy {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        }
+    };
+}
+changed_tables!(
+    Tab00, Tab01, Tab02, Tab03, Tab04, Tab05, Tab06, Tab07, Tab08, Tab09, Tab10, Tab11, Tab12,
+    Tab13, Tab14, Tab15, Tab16, Tab17, Tab18, Tab19, Tab20, Tab21, Tab22, Tab23, Tab24, Tab25,
+    Tab26, Tab27, Tab28, Tab29, Tab30, Tab31, Tab32, Tab33, Tab34, Tab35, Tab36, Tab37, Tab38,
+    Tab39, Tab40, Tab41, Tab42, Tab43, Tab44, Tab45, Tab46, Tab47, Tab48, Tab49, Tab50, Tab51,
+    Tab52, Tab53, Tab54, Tab55, Tab56, Tab57, Tab58, Tab59, Tab60, Tab61, Tab62, Tab63, Tab64,
+    Tab65, Tab66, Tab67, Tab68, Tab69, Tab70, Tab71, Tab72, Tab73, Tab74, Tab75, Tab76, Tab77,
+    Tab78, Tab79, Tab80, Tab81, Tab82, Tab83, Tab84, Tab85, Tab86, Tab87, Tab88, Tab89, Tab90,
+    Tab91, Tab92, Tab93, Tab94, Tab95, Tab96, Tab97, Tab98, Tab99
+);
+
+// ---------------------------------------------------------------- observer_add
+
+/// The `observer_add` scenario: add_remove's world ([`N_ENTITIES`]
+/// entities of [`AddA`]) and its pass (add [`AddB`] to every entity, then
+/// remove it from every entity). The bench runs it on a world with one
+/// observer of `AddB` being added and on one without.
+pub mod observer_add {
+    use super::*;
+
+    pub fn ours() -> (ecs_core::World, Vec<ecs_core::EntityId>) {
+        let mut w = ecs_core::World::new();
+        let ids = w
+            .spawn_batch((0..N_ENTITIES).map(|_| (AddA(0.0),)))
+            .unwrap();
+        (w, ids)
+    }
+
+    pub fn ours_pass(w: &mut ecs_core::World, ids: &[ecs_core::EntityId]) {
+        for &id in ids {
+            w.entity_mut(id).unwrap().add(AddB(0.0)).unwrap();
+        }
+        for &id in ids {
+            w.entity_mut(id).unwrap().remove::<AddB>().unwrap();
+        }
+    }
+
+    pub fn bevy() -> (bevy_ecs::world::World, Vec<bevy_ecs::entity::Entity>) {
+        let mut w = bevy_ecs::world::World::new();
+        let ids = w
+            .spawn_batch((0..N_ENTITIES).map(|_| (AddA(0.0),)))
+            .collect();
+        (w, ids)
+    }
+
+    pub fn bevy_pass(w: &mut bevy_ecs::world::World, ids: &[bevy_ecs::entity::Entity]) {
+        for &id in ids {
+            w.entity_mut(id).insert(AddB(0.0));
+        }
+        for &id in ids {
+            w.entity_mut(id).remove::<AddB>();
+        }
+    }
+}
+
 /// More world shapes for save/load, one feature each (the `save_load`
 /// world above mixes names, a hierarchy and references): every shape has
 /// [`N_ENTITIES`] entities, built by `world` for ecs-core and by `rows` as
@@ -929,6 +1137,61 @@ mod tests {
             let parent = hierarchy.entity(id).unwrap().parent();
             assert_eq!(parent, row.parent.map(|p| ids[p as usize]));
         }
+    }
+
+    /// `changed`: after each write both libraries report exactly the
+    /// written table (1k of the 100k), pass after pass, and the same sum.
+    #[test]
+    fn changed_worlds_agree() {
+        let mut ours = changed::Ours::new();
+        let mut bevy = changed::Bevy::new();
+        assert_eq!(ours.world.len(), changed::ENTITIES);
+        assert_eq!(
+            bevy.world.query::<&Position>().iter(&bevy.world).count(),
+            changed::ENTITIES
+        );
+        // Nothing written since the reader's tick: nothing changed.
+        assert_eq!(ours.read().0, 0);
+        assert_eq!(bevy.read().0, 0);
+        for _ in 0..3 {
+            ours.write();
+            bevy.write();
+            let (o, b) = (ours.read(), bevy.read());
+            assert_eq!(o.0, changed::PER_TABLE);
+            assert_eq!(o, b);
+            // Reading again does not change the answer.
+            assert_eq!(ours.read(), o);
+            assert_eq!(bevy.read(), b);
+        }
+    }
+
+    /// `observer_add`: the observer hears every add of a pass, in each
+    /// library, and nothing else.
+    #[test]
+    fn observer_add_hears_every_add() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        let heard = Arc::new(AtomicUsize::new(0));
+        let (mut w, ids) = observer_add::ours();
+        let n = Arc::clone(&heard);
+        w.observe::<AddB>(ecs_core::ComponentEvent::Added, move |_| {
+            n.fetch_add(1, Ordering::Relaxed);
+        });
+        observer_add::ours_pass(&mut w, &ids);
+        observer_add::ours_pass(&mut w, &ids);
+        assert_eq!(heard.swap(0, Ordering::Relaxed), 2 * N_ENTITIES);
+        assert_eq!(w.query::<(&AddB,)>().count(), 0);
+
+        let (mut w, ids) = observer_add::bevy();
+        let n = Arc::clone(&heard);
+        w.add_observer(
+            move |_: bevy_ecs::observer::On<bevy_ecs::lifecycle::Add<AddB>>| {
+                n.fetch_add(1, Ordering::Relaxed);
+            },
+        );
+        observer_add::bevy_pass(&mut w, &ids);
+        observer_add::bevy_pass(&mut w, &ids);
+        assert_eq!(heard.load(Ordering::Relaxed), 2 * N_ENTITIES);
     }
 
     #[test]
