@@ -132,20 +132,33 @@ fn heard(world: &mut World, comp: CompRef, hook: Hook) {
         return;
     };
     let chain = world.vtable(comp.ty).chain.keys();
-    let calls: Vec<ObserverFn> = world
+    let hears = |o: &&Observer| o.event == event && chain.iter().any(|k| k.type_id() == o.key);
+    let list = world
         .extension::<Observers>()
-        .into_iter()
-        .flat_map(|o| &o.list)
-        .filter(|o| o.event == event && chain.iter().any(|k| k.type_id() == o.key))
-        .map(|o| Arc::clone(&o.call))
-        .collect();
-    if calls.is_empty() {
-        return;
-    }
+        .map_or(&[][..], |o| &o.list[..]);
+    // One observer is the common case: no list of calls to build.
+    let (first, more) = {
+        let mut heard = list.iter().filter(hears);
+        (
+            heard.next().map(|o| Arc::clone(&o.call)),
+            heard.next().is_some(),
+        )
+    };
+    let Some(first) = first else { return };
+    let rest: Vec<ObserverFn> = match more {
+        true => list
+            .iter()
+            .filter(hears)
+            .skip(1)
+            .map(|o| Arc::clone(&o.call))
+            .collect(),
+        false => Vec::new(),
+    };
     let table = world.storage().segment(comp.seg).table();
     let owner = world.storage().table(table).owners()[comp.row.index()];
     let id = world.id_at(owner);
-    for call in calls {
+    run(world, id, comp.ty, &first);
+    for call in rest {
         run(world, id, comp.ty, &call);
     }
 }

@@ -155,17 +155,34 @@ impl World {
             return;
         }
         // Hooks cannot add or remove components, so positions stay valid.
-        for pos in self.requirements_first(index, from) {
-            let c = self.comp_at(index, pos);
-            if self.has_hooks(c.ty) {
-                self.fire(c, Hook::Attach);
-                if self
-                    .storage()
-                    .meta(c.ty, c.seg, c.row)
-                    .is_some_and(|meta| meta.is_enabled())
-                {
-                    self.fire(c, Hook::Enable);
-                }
+        // Without requirements among the new components, storage order is
+        // the order: no list to build.
+        let required = self.layout_of(index)[from..]
+            .iter()
+            .any(|p| self.storage().info(p.ty).has_requirements());
+        if required {
+            for pos in self.requirements_first(index, from) {
+                self.fire_attached(index, pos);
+            }
+        } else {
+            for pos in from..self.comp_count(index) {
+                self.fire_attached(index, pos);
+            }
+        }
+    }
+
+    /// `on_attach`, then `on_enable` when it is enabled, on the entity's
+    /// component at `pos`.
+    fn fire_attached(&mut self, index: EntityIndex, pos: usize) {
+        let c = self.comp_at(index, pos);
+        if self.has_hooks(c.ty) {
+            self.fire(c, Hook::Attach);
+            if self
+                .storage()
+                .meta(c.ty, c.seg, c.row)
+                .is_some_and(|meta| meta.is_enabled())
+            {
+                self.fire(c, Hook::Enable);
             }
         }
     }
