@@ -454,3 +454,40 @@ fn answers_stay_right_when_the_clock_wraps() {
     assert!(changed_positions(&world, last).is_empty());
     assert!(old < recent && recent < last);
 }
+
+#[test]
+fn a_parallel_walk_with_a_change_filter_visits_exactly_the_changed_rows() {
+    let mut world = World::new();
+    let ids: Vec<EntityId> = (0..5000)
+        .map(|i| {
+            world
+                .spawn_with((Position(i as f32), Velocity(0.0)))
+                .unwrap()
+        })
+        .collect();
+    let seen = world.change_tick();
+    for &id in ids.iter().step_by(7) {
+        world
+            .entity_mut(id)
+            .unwrap()
+            .get_mut::<Position>()
+            .unwrap()
+            .0 = -1.0;
+    }
+    world
+        .query_mut::<(&Position, &mut Velocity)>()
+        .changed_since::<Position>(seen)
+        .par_for_each(|(p, v)| v.0 = p.0);
+    let marked = world
+        .query::<(&Velocity,)>()
+        .into_iter()
+        .filter(|(v,)| v.0 == -1.0)
+        .count();
+    assert_eq!(marked, ids.len().div_ceil(7));
+    // Only the visited rows' velocities were handed out.
+    let visited = world
+        .query::<(&Velocity,)>()
+        .changed_since::<Velocity>(seen)
+        .count();
+    assert_eq!(visited, ids.len().div_ceil(7));
+}
