@@ -290,3 +290,59 @@ proptest! {
         prop_assert_eq!(picture(&world), ended);
     }
 }
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static CLONES_LEFT: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// Counts its live values; its `clone` panics once `CLONES_LEFT` runs out.
+#[derive(Component, Debug)]
+#[component(name = "snapshot::Fragile")]
+struct Fragile(u32);
+
+impl Fragile {
+    fn new(v: u32) -> Self {
+        LIVE.fetch_add(1, Ordering::SeqCst);
+        Fragile(v)
+    }
+}
+
+impl Clone for Fragile {
+    fn clone(&self) -> Self {
+        if CLONES_LEFT.fetch_sub(1, Ordering::SeqCst) == 0 {
+            panic!("clone failed");
+        }
+        Fragile::new(self.0)
+    }
+}
+
+impl Drop for Fragile {
+    fn drop(&mut self) {
+        LIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_clone_that_panics_half_way_leaves_the_world_and_every_value_whole() {
+    let mut world = World::new();
+    for i in 0..10 {
+        world.spawn_with((Fragile::new(i),)).unwrap();
+    }
+    let frame = world.snapshot().unwrap();
+    assert_eq!(LIVE.load(Ordering::SeqCst), 20);
+    CLONES_LEFT.store(4, Ordering::SeqCst);
+    let taken = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.snapshot()));
+    assert!(taken.is_err());
+    CLONES_LEFT.store(4, Ordering::SeqCst);
+    let restored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.restore(&frame)));
+    assert!(restored.is_err());
+    CLONES_LEFT.store(usize::MAX, Ordering::SeqCst);
+    // The clones made before each panic were dropped; the world is as it
+    // was, and a restore now works.
+    assert_eq!(LIVE.load(Ordering::SeqCst), 20);
+    assert_eq!(world.query::<(&Fragile,)>().count(), 10);
+    world.restore(&frame).unwrap();
+    assert_eq!(LIVE.load(Ordering::SeqCst), 20);
+    drop(frame);
+    drop(world);
+    assert_eq!(LIVE.load(Ordering::SeqCst), 0);
+}

@@ -80,13 +80,7 @@ fn clone_boxed<T: Component + Clone>(values: &BlobVec, row: usize) -> BoxedCompo
 }
 
 fn clone_rows<T: Component + Clone>(from: &BlobVec, to: &mut BlobVec) {
-    let values = from
-        .iter::<T>(0)
-        .expect("values are copied by their own type's function");
-    to.reserve(values.len());
-    for value in values {
-        to.push(value.clone());
-    }
+    to.extend_cloned::<T>(from);
 }
 
 /// The [`Cloners`] of `T`, as a constant the derive's tables point at.

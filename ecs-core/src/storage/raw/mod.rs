@@ -375,6 +375,38 @@ impl BlobVec {
         self.len += 1;
     }
 
+    /// Appends a clone of every value of `from`, in order: the type is
+    /// checked once and room made once, so a loop over values that are
+    /// plain data compiles to a copy. When a `clone` panics, the values
+    /// cloned before it stay (counted), and `from` is untouched.
+    ///
+    /// # Panics
+    /// Unless both arrays hold `T`s.
+    pub fn extend_cloned<T: Clone + 'static>(&mut self, from: &BlobVec) {
+        self.check::<T>();
+        from.check::<T>();
+        self.reserve(from.len);
+        // SAFETY: `from` holds `T`s (checked): `from.len` initialised
+        // values, `size_of::<T>()` apart, in an allocation aligned for `T`
+        // (or dangling and aligned when there are none, or they are
+        // zero-sized), borrowed shared for this call.
+        let values = unsafe { std::slice::from_raw_parts(from.ptr.as_ptr().cast::<T>(), from.len) };
+        let base = self.ptr.as_ptr().cast::<T>();
+        let mut len = Written {
+            len: &mut self.len,
+            local: 0,
+        };
+        let start = *len.len;
+        for value in values {
+            let value = value.clone();
+            // SAFETY: this array holds `T`s (checked) and has room for
+            // `from.len` more (reserved), so row `start + local` is within
+            // the capacity and not yet initialised; writing does not drop.
+            unsafe { base.add(start + len.local).write(value) };
+            len.local += 1;
+        }
+    }
+
     /// Appends a boxed value; gives it back when it is of another type.
     pub fn push_boxed(
         &mut self,
@@ -622,6 +654,20 @@ impl Drop for DropRest {
         // Nothing left after a `run` that returned; after one that
         // panicked, the rows past the one that panicked.
         self.run();
+    }
+}
+
+/// The length an [`BlobVec::extend_cloned`] has reached, written back when
+/// it ends or a `clone` panics: the loop keeps the count in a register,
+/// and the array never counts a row that was not written.
+struct Written<'a> {
+    len: &'a mut usize,
+    local: usize,
+}
+
+impl Drop for Written<'_> {
+    fn drop(&mut self) {
+        *self.len += self.local;
     }
 }
 
