@@ -32,14 +32,33 @@ struct Collider {
 
 /// The ids a `changed_since::<Position>` query reports, sorted.
 fn changed_positions(world: &World, since: Tick) -> Vec<EntityId> {
-    let mut ids: Vec<EntityId> = world
-        .query::<(EntityId,)>()
-        .changed_since::<Position>(since)
-        .into_iter()
-        .map(|(id,)| id)
-        .collect();
-    ids.sort();
-    ids
+    let query = world.query::<(EntityId,)>();
+    sorted(ids(query.changed_since::<Position>(since)))
+}
+
+/// What a query of entity ids yields, in its order.
+fn ids(query: Query<'_, (EntityId,)>) -> Vec<EntityId> {
+    query.into_iter().map(|(id,)| id).collect()
+}
+
+/// Sets the entity's `Position` through `get_mut`.
+fn move_to(world: &mut World, id: EntityId, x: f32) {
+    world
+        .entity_mut(id)
+        .unwrap()
+        .get_mut::<Position>()
+        .unwrap()
+        .0 = x;
+}
+
+/// Adds to the entity's `Position` through `get_mut`.
+fn nudge(world: &mut World, id: EntityId, dx: f32) {
+    world
+        .entity_mut(id)
+        .unwrap()
+        .get_mut::<Position>()
+        .unwrap()
+        .0 += dx;
 }
 
 fn sorted(mut ids: Vec<EntityId>) -> Vec<EntityId> {
@@ -116,12 +135,7 @@ fn get_mut_and_query_one_mut_mark_one_entity() {
     let a = world.spawn_with((Position(0.0), Velocity(0.0))).unwrap();
     let b = world.spawn_with((Position(0.0), Velocity(0.0))).unwrap();
     let seen = world.change_tick();
-    world
-        .entity_mut(a)
-        .unwrap()
-        .get_mut::<Position>()
-        .unwrap()
-        .0 = 3.0;
+    move_to(&mut world, a, 3.0);
     assert_eq!(changed_positions(&world, seen), [a]);
     let seen = world.change_tick();
     let (p, _) = world
@@ -137,19 +151,9 @@ fn readers_keep_their_own_ticks() {
     let a = world.spawn_with((Position(0.0),)).unwrap();
     let b = world.spawn_with((Position(0.0),)).unwrap();
     let renderer = world.change_tick();
-    world
-        .entity_mut(a)
-        .unwrap()
-        .get_mut::<Position>()
-        .unwrap()
-        .0 = 1.0;
+    move_to(&mut world, a, 1.0);
     let network = world.change_tick();
-    world
-        .entity_mut(b)
-        .unwrap()
-        .get_mut::<Position>()
-        .unwrap()
-        .0 = 1.0;
+    move_to(&mut world, b, 1.0);
     // The network looked between the writes: it sees only the second; the
     // renderer, which has not looked again, sees both; reading changes
     // nothing for either.
@@ -170,12 +174,7 @@ fn added_reports_attached_components_which_keep_their_ticks_across_tables() {
     // Adding a component moves `old` to another table: its `Position` is
     // neither added nor changed by that.
     world.entity_mut(old).unwrap().add(Velocity(1.0)).unwrap();
-    let added: Vec<EntityId> = world
-        .query::<(EntityId,)>()
-        .added_since::<Position>(seen)
-        .into_iter()
-        .map(|(id,)| id)
-        .collect();
+    let added = ids(world.query::<(EntityId,)>().added_since::<Position>(seen));
     assert_eq!(added, [new]);
     assert_eq!(changed_positions(&world, seen), [new]);
     assert!(world.entity(old).unwrap().added_since::<Velocity>(seen));
@@ -225,12 +224,7 @@ fn a_multiple_type_reports_the_entity_when_any_of_its_components_changed() {
     {
         c.radius = 5.0;
     }
-    let changed: Vec<EntityId> = world
-        .query::<(EntityId,)>()
-        .changed_since::<Collider>(seen)
-        .into_iter()
-        .map(|(id,)| id)
-        .collect();
+    let changed = ids(world.query::<(EntityId,)>().changed_since::<Collider>(seen));
     assert_eq!(changed, [a]);
     assert!(!world.entity(b).unwrap().changed_since::<Collider>(seen));
 }
@@ -242,12 +236,7 @@ fn a_writing_query_with_a_change_filter_marks_only_the_rows_that_pass() {
         .map(|i| world.spawn_with((Position(i as f32),)).unwrap())
         .collect();
     let seen = world.change_tick();
-    world
-        .entity_mut(ids[3])
-        .unwrap()
-        .get_mut::<Position>()
-        .unwrap()
-        .0 = -1.0;
+    move_to(&mut world, ids[3], -1.0);
     // A system that reacts to changed positions by writing them: only the
     // one that changed is handed out, so the change does not spread to the
     // whole table on the next frame.
@@ -385,12 +374,7 @@ fn loaded_cloned_and_spawned_entities_are_added_when_they_are_made() {
     let blueprint =
         Blueprint::from_json(r#"{"components": [{"type": "Position", "data": 4.0}]}"#).unwrap();
     let spawned = world.spawn_blueprint(&blueprint).unwrap();
-    let added: Vec<EntityId> = world
-        .query::<(EntityId,)>()
-        .added_since::<Position>(before)
-        .into_iter()
-        .map(|(id,)| id)
-        .collect();
+    let added = ids(world.query::<(EntityId,)>().added_since::<Position>(before));
     assert_eq!(sorted(added), sorted(vec![copy, spawned]));
 
     let text = world.save_json().unwrap();
@@ -419,32 +403,17 @@ fn answers_stay_right_when_the_clock_wraps() {
     let a = world.spawn_with((Position(0.0),)).unwrap();
     let b = world.spawn_with((Position(0.0),)).unwrap();
     let old = world.change_tick();
-    world
-        .entity_mut(a)
-        .unwrap()
-        .get_mut::<Position>()
-        .unwrap()
-        .0 = 1.0;
+    move_to(&mut world, a, 1.0);
     // Past the 32-bit row ticks' wrap, more than once, with writes (and row
     // ticks capped) on the way.
     for _ in 0..5 {
         world.skip_change_ticks(u64::from(u32::MAX) / 3);
         let _ = world.change_tick();
-        world
-            .entity_mut(a)
-            .unwrap()
-            .get_mut::<Position>()
-            .unwrap()
-            .0 += 1.0;
+        nudge(&mut world, a, 1.0);
     }
     let recent = world.change_tick();
     assert!(recent.get() > u64::from(u32::MAX));
-    world
-        .entity_mut(b)
-        .unwrap()
-        .get_mut::<Position>()
-        .unwrap()
-        .0 = 1.0;
+    move_to(&mut world, b, 1.0);
     assert_eq!(changed_positions(&world, recent), [b]);
     assert!(!world.entity(a).unwrap().changed_since::<Position>(recent));
     // The oldest reader is more than the cap behind: it is told that both
@@ -467,12 +436,7 @@ fn a_parallel_walk_with_a_change_filter_visits_exactly_the_changed_rows() {
         .collect();
     let seen = world.change_tick();
     for &id in ids.iter().step_by(7) {
-        world
-            .entity_mut(id)
-            .unwrap()
-            .get_mut::<Position>()
-            .unwrap()
-            .0 = -1.0;
+        move_to(&mut world, id, -1.0);
     }
     world
         .query_mut::<(&Position, &mut Velocity)>()

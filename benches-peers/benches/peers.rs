@@ -943,60 +943,19 @@ fn bench_blueprint(c: &mut Criterion) {
 /// (the crate ours uses, structs as arrays) for the binary snapshot.
 fn bench_save_load(c: &mut Criterion) {
     use benches_peers::save_load::{rows, world, Row};
-    // (`ours_build` below: the same world built from values in memory.)
-    let mut group = c.benchmark_group("save_load");
-    group.throughput(Throughput::Elements(N_ENTITIES as u64));
-    let world = world(N_ENTITIES);
-    let rows = rows(N_ENTITIES);
-    let json = world.save_json().unwrap();
-    let binary = world.save_binary().unwrap();
-    let rows_json = serde_json::to_vec(&rows).unwrap();
-    let rows_binary = rmp_serde::to_vec(&rows).unwrap();
-    eprintln!(
-        "save_load sizes: ours JSON {} B, serde_json Vec {} B, ours binary {} B, rmp-serde Vec {} B",
-        json.len(),
-        rows_json.len(),
-        binary.len(),
-        rows_binary.len()
-    );
-    group.bench_function("ours_save_json", |b| {
-        b.iter(|| black_box(world.save_json().unwrap()))
+    let rows: Vec<Row> = rows(N_ENTITIES);
+    let floor = rows.clone();
+    save_load_group(c, "save_load", world(N_ENTITIES), rows, |group| {
+        // The floor under both loads: the same world built from values
+        // already in memory through the public API (no serde).
+        group.bench_function("ours_build", |b| {
+            b.iter_batched(
+                || floor.clone(),
+                |rows| black_box(benches_peers::save_load::build_from(rows)),
+                criterion::BatchSize::LargeInput,
+            )
+        });
     });
-    group.bench_function("serde_save_json", |b| {
-        b.iter(|| black_box(serde_json::to_vec(black_box(&rows)).unwrap()))
-    });
-    group.bench_function("ours_load_json", |b| {
-        b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(json.as_bytes())).unwrap()))
-    });
-    group.bench_function("serde_load_json", |b| {
-        b.iter_with_large_drop(|| {
-            black_box(serde_json::from_slice::<Vec<Row>>(black_box(&rows_json)).unwrap())
-        })
-    });
-    group.bench_function("ours_save_binary", |b| {
-        b.iter(|| black_box(world.save_binary().unwrap()))
-    });
-    group.bench_function("rmp_save", |b| {
-        b.iter(|| black_box(rmp_serde::to_vec(black_box(&rows)).unwrap()))
-    });
-    group.bench_function("ours_load_binary", |b| {
-        b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(&binary)).unwrap()))
-    });
-    // The floor under both loads: the same world built from values already
-    // in memory through the public API (no serde).
-    group.bench_function("ours_build", |b| {
-        b.iter_batched(
-            || rows.clone(),
-            |rows| black_box(benches_peers::save_load::build_from(rows)),
-            criterion::BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("rmp_load", |b| {
-        b.iter_with_large_drop(|| {
-            black_box(rmp_serde::from_slice::<Vec<Row>>(black_box(&rows_binary)).unwrap())
-        })
-    });
-    group.finish();
 }
 
 /// One save/load world shape (`benches_peers::save_shapes`) against serde
@@ -1007,14 +966,29 @@ fn save_load_shape<R>(c: &mut Criterion, shape: &str, world: OurWorld, rows: Vec
 where
     R: serde::Serialize + serde::de::DeserializeOwned,
 {
-    let mut group = c.benchmark_group(format!("save_load_{shape}"));
+    save_load_group(c, &format!("save_load_{shape}"), world, rows, |_| {});
+}
+
+/// Group `name`: ours saving and loading `world` in JSON and binary, and
+/// serde_json and rmp-serde writing and reading `rows` (the same values);
+/// `more` adds ids of its own.
+fn save_load_group<R>(
+    c: &mut Criterion,
+    name: &str,
+    world: OurWorld,
+    rows: Vec<R>,
+    more: impl FnOnce(&mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>),
+) where
+    R: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(world.len() as u64));
     let json = world.save_json().unwrap();
     let binary = world.save_binary().unwrap();
     let rows_json = serde_json::to_vec(&rows).unwrap();
     let rows_binary = rmp_serde::to_vec(&rows).unwrap();
     eprintln!(
-        "save_load_{shape} sizes: ours JSON {} B, serde_json Vec {} B, ours binary {} B, \
+        "{name} sizes: ours JSON {} B, serde_json Vec {} B, ours binary {} B, \
          rmp-serde Vec {} B",
         json.len(),
         rows_json.len(),
@@ -1049,6 +1023,7 @@ where
             black_box(rmp_serde::from_slice::<Vec<R>>(black_box(&rows_binary)).unwrap())
         })
     });
+    more(&mut group);
     group.finish();
 }
 

@@ -56,6 +56,11 @@ pub(crate) struct Reads<'p> {
     pub ups: &'p [Vec<Place>],
 }
 
+/// Where segment `seg` is among a writing query's (sorted) segments.
+fn position(borrowed: &[Borrowed<'_>], seg: SegId) -> Option<usize> {
+    borrowed.binary_search_by_key(&seg, |b| b.seg).ok()
+}
+
 /// One segment a writing query reads.
 pub(crate) struct Borrowed<'w> {
     seg: SegId,
@@ -137,7 +142,7 @@ impl<'w> Source<'w> {
         match &mut self.segments {
             Segments::Shared(segments) => segments.get(seg.index()),
             Segments::Mut { borrowed, .. } => {
-                let at = borrowed.binary_search_by_key(&seg, |b| b.seg).ok()?;
+                let at = position(borrowed, seg)?;
                 let entry = &mut borrowed[at];
                 if entry.shared.is_none() {
                     entry.shared = entry.unique.take().map(|s| &*s);
@@ -159,8 +164,7 @@ impl<'w> Source<'w> {
         match &self.segments {
             Segments::Shared(segments) => segments.get(seg.index()),
             Segments::Mut { borrowed, .. } => {
-                let at = borrowed.binary_search_by_key(&seg, |b| b.seg).ok()?;
-                let entry = &borrowed[at];
+                let entry = &borrowed[position(borrowed, seg)?];
                 entry.shared.or(entry.unique.as_deref())
             }
         }
@@ -235,9 +239,9 @@ impl<'w> Source<'w> {
             Segments::Mut { borrowed, hint } => {
                 let at = match borrowed.get(*hint) {
                     Some(b) if b.seg == seg => *hint,
-                    _ => match borrowed.binary_search_by_key(&seg, |b| b.seg) {
-                        Ok(at) => at,
-                        Err(_) => {
+                    _ => match position(borrowed, seg) {
+                        Some(at) => at,
+                        None => {
                             return Slot {
                                 kind: SlotKind::Missing,
                             }
@@ -602,6 +606,10 @@ impl<'w> Tables<'w> {
             walk,
         } = self;
         let plan: &Plan = plan;
+        if walk.child_of == Some(None) {
+            // The parent is gone: no entity is its child.
+            return None;
+        }
         while let Some(&table) = plan.tables.get(*next_table) {
             let i = *next_table;
             *next_table += 1;
@@ -620,7 +628,7 @@ impl<'w> Tables<'w> {
                     let owners = source.table(table).owners();
                     let mut mask = mask.unwrap_or_else(|| vec![true; owners.len()]);
                     for (pass, &owner) in mask.iter_mut().zip(owners) {
-                        *pass = *pass && parent.is_some() && entities.parent(owner) == parent;
+                        *pass = *pass && entities.parent(owner) == parent;
                     }
                     if !mask.contains(&true) {
                         continue;

@@ -308,15 +308,8 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn iter(&mut self) -> QueryIter<'_, Q> {
-        let plan = self.plans.plan_mut(self.storage, Q::TERMS, &self.filters);
-        let source = Source::new_mut(self.storage, plan.segments());
-        QueryIter::new(
-            plan,
-            source,
-            self.entities,
-            self.filters.inactive,
-            Walk::new(self.since.clone(), self.child_of, self.entities),
-        )
+        let rest = (&self.filters, &self.since[..], self.child_of);
+        walk_mut(self.entities, self.storage, self.plans, rest)
     }
 
     /// How many entities match, as [`Query::count`].
@@ -342,15 +335,8 @@ impl<'w, Q: QueryData> IntoIterator for QueryMut<'w, Q> {
     type Item = Q::Item<'w>;
     type IntoIter = QueryIter<'w, Q>;
     fn into_iter(self) -> QueryIter<'w, Q> {
-        let plan = self.plans.plan_mut(self.storage, Q::TERMS, &self.filters);
-        let source = Source::new_mut(self.storage, plan.segments());
-        QueryIter::new(
-            plan,
-            source,
-            self.entities,
-            self.filters.inactive,
-            Walk::new(self.since.clone(), self.child_of, self.entities),
-        )
+        let rest = (&self.filters, &self.since[..], self.child_of);
+        walk_mut(self.entities, self.storage, self.plans, rest)
     }
 }
 
@@ -360,6 +346,21 @@ impl<'q, Q: QueryData> IntoIterator for &'q mut QueryMut<'_, Q> {
     fn into_iter(self) -> QueryIter<'q, Q> {
         self.iter()
     }
+}
+
+/// The walk of a writing query over the parts it borrows (`filters`, the
+/// change filters' ticks and the parent whose children it keeps): what
+/// [`QueryMut::iter`] and its `into_iter` share.
+fn walk_mut<'a, Q: QueryData>(
+    entities: &'a Entities,
+    storage: &'a mut Storage,
+    plans: &mut PlanCache,
+    (filters, since, child_of): (&Filters, &[Watch], Option<crate::EntityId>),
+) -> QueryIter<'a, Q> {
+    let plan = plans.plan_mut(storage, Q::TERMS, filters);
+    let source = Source::new_mut(storage, plan.segments());
+    let walk = Walk::new(since.to_vec(), child_of, entities);
+    QueryIter::new(plan, source, entities, filters.inactive, walk)
 }
 
 /// Rejects a query whose terms could hand out one component twice, one of

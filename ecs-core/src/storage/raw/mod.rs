@@ -386,10 +386,10 @@ impl BlobVec {
         self.check::<T>();
         from.check::<T>();
         self.reserve(from.len);
-        // SAFETY: `from` holds `T`s (checked): `from.len` initialised
-        // values, `size_of::<T>()` apart, in an allocation aligned for `T`
-        // (or dangling and aligned when there are none, or they are
-        // zero-sized), borrowed shared for this call.
+        // `from.ptr` is aligned for `T` even when dangling (no values, or
+        // zero-sized ones).
+        // SAFETY: `from` holds `T`s (checked): `from.len` initialised values
+        // `size_of::<T>()` apart at an aligned `from.ptr`, borrowed shared.
         let values = unsafe { std::slice::from_raw_parts(from.ptr.as_ptr().cast::<T>(), from.len) };
         let base = self.ptr.as_ptr().cast::<T>();
         let mut len = Written {
