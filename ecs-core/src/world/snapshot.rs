@@ -10,11 +10,11 @@ use crate::Error;
 /// A copy of a world taken by [`World::snapshot`], to give back with
 /// [`World::restore`] (any number of times).
 pub struct Snapshot {
-    entities: Entities,
-    storage: Storage,
-    layers: Vec<u32>,
-    first_attached: Vec<TypeIdx>,
-    extensions: Extensions,
+    pub(crate) entities: Entities,
+    pub(crate) storage: Storage,
+    pub(crate) layers: Vec<u32>,
+    pub(crate) first_attached: Vec<TypeIdx>,
+    pub(crate) extensions: Extensions,
 }
 
 impl std::fmt::Debug for Snapshot {
