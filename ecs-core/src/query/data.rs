@@ -60,6 +60,7 @@ macro_rules! query_data {
             const CHECKED: () = check(Self::TERMS);
 
             #[allow(non_snake_case)]
+            #[inline]
             fn open<'w>(
                 mut slots: impl FnMut(usize) -> Slot<'w>,
             ) -> Option<(Self::Lanes<'w>, Self::States<'w>)> {

@@ -2,7 +2,7 @@
 //! per query, and the rows of one table at a time.
 
 use std::mem::ManuallyDrop;
-use std::ops::Deref;
+use std::ops::{Deref, Range};
 use std::sync::Arc;
 
 use crate::entity::RowId;
@@ -10,10 +10,11 @@ use crate::entity::{Entities, EntityIndex, SegId, TableId};
 use crate::query::data::QueryData;
 use crate::query::plan::Watch;
 use crate::query::plan::{Place, Plan};
+use crate::query::runs::{changed_runs, refine, runs_where, Runs, TickLane};
 use crate::query::term::Generations;
 use crate::query::term::{Slot, SlotKind, TermInfo, UpTables};
 use crate::storage::raw::{Lanes, Lockstep};
-use crate::table::{is_after, Segment, Storage, Table};
+use crate::table::{Segment, Storage, Table};
 
 /// Where a query's terms borrow their segments from, beside the tables
 /// they are in (a plain slice for both kinds, so opening a table does not
@@ -54,6 +55,11 @@ pub(crate) struct Reads<'p> {
     pub places: &'p [Place],
     pub many: &'p [Vec<(SegId, usize)>],
     pub ups: &'p [Vec<Place>],
+}
+
+/// Whether a term skips the rows whose component it reads is disabled.
+fn is_required(term: &TermInfo) -> bool {
+    term.required && !term.all && !term.up && term.key.is_some()
 }
 
 /// Where segment `seg` is among a writing query's (sorted) segments.
@@ -160,50 +166,133 @@ impl<'w> Source<'w> {
 
     /// Segment `seg` to read, if the source holds it and has not lent it
     /// out mutably.
+    #[inline]
     fn peek(&self, seg: SegId) -> Option<&Segment> {
         match &self.segments {
             Segments::Shared(segments) => segments.get(seg.index()),
-            Segments::Mut { borrowed, .. } => {
-                let entry = &borrowed[position(borrowed, seg)?];
+            Segments::Mut { borrowed, hint } => {
+                let at = match borrowed.get(*hint) {
+                    Some(b) if b.seg == seg => *hint,
+                    _ => position(borrowed, seg)?,
+                };
+                let entry = &borrowed[at];
                 entry.shared.or(entry.unique.as_deref())
             }
         }
     }
 
-    /// Which rows of a table with `rows` rows pass the change filters
-    /// (`watch`: per filter, the segments whose components are-a its type;
-    /// `since`: per filter, its kind and tick). `None` when none does,
-    /// read off each segment's latest tick first, so a table with no
-    /// change since is passed over without reading its rows.
-    fn passing(&self, rows: usize, watch: &[Vec<SegId>], since: &[Watch]) -> Option<Vec<bool>> {
-        let mut pass: Option<Vec<bool>> = None;
-        for (segs, &(kind, tick)) in watch.iter().zip(since) {
-            let segments: Vec<&Segment> = segs
-                .iter()
-                .filter_map(|&seg| self.peek(seg))
-                .filter(|segment| segment.maybe_after(kind, tick))
-                .collect();
-            if segments.is_empty() {
-                return None;
-            }
-            let now = self.now;
-            let row_passes = |row: usize| {
-                segments.iter().any(|segment| {
-                    segment
-                        .ticks(kind)
-                        .get(row)
-                        .is_some_and(|&t| is_after(t, tick, now))
-                })
-            };
-            match &mut pass {
-                None => pass = Some((0..rows).map(row_passes).collect()),
-                Some(pass) => pass
-                    .iter_mut()
-                    .enumerate()
-                    .for_each(|(row, p)| *p = *p && row_passes(row)),
-            }
+    /// The runs of rows of a table with `rows` rows that pass the change
+    /// filters (`watch`: per filter, the segments whose components are-a
+    /// its type; `since`: per filter, its kind and tick). `None` when no
+    /// row does, read off each segment's latest tick first, so a table
+    /// with no change since is passed over without reading its rows.
+    fn passing(
+        &self,
+        rows: usize,
+        watch: &[Vec<SegId>],
+        since: &[Watch],
+    ) -> Option<Vec<Range<usize>>> {
+        if watch
+            .iter()
+            .zip(since)
+            .any(|(segs, &watched)| self.changed(segs, watched).next().is_none())
+        {
+            return None;
         }
-        pass.filter(|pass| pass.contains(&true))
+        let mut lanes = Vec::new();
+        for (filter, (segs, &(kind, tick))) in watch.iter().zip(since).enumerate() {
+            lanes.extend(self.changed(segs, (kind, tick)).map(|segment| TickLane {
+                filter,
+                ticks: segment.ticks(kind),
+                since: tick,
+            }));
+        }
+        let runs = changed_runs(rows, &lanes, since.len(), self.now);
+        (!runs.is_empty()).then_some(runs)
+    }
+
+    /// The rows of `table` that a writing query which skips disabled
+    /// components and inactive entities hands out, as runs (within `runs`
+    /// when the query has per-row filters); `runs` itself when no row is
+    /// skipped, and `None` when none is left. Marking only these keeps
+    /// change answers per entity: a row passed over is not changed.
+    #[inline(always)]
+    fn handed_out(
+        &self,
+        table: &Table,
+        runs: Option<Vec<Range<usize>>>,
+        terms: &[TermInfo],
+        places: &[Place],
+        entities: &Entities,
+    ) -> Option<Option<Vec<Range<usize>>>> {
+        let skips = |i: usize| {
+            is_required(&terms[i])
+                && places[i]
+                    .and_then(|(seg, _)| self.peek(seg))
+                    .is_some_and(Segment::any_disabled)
+        };
+        if !table.any_inactive() && !(0..terms.len().min(places.len())).any(skips) {
+            return Some(runs);
+        }
+        self.active_rows(table, runs, terms, places, entities)
+    }
+
+    /// The segments a query's required terms read in one table.
+    fn required<'s>(
+        &'s self,
+        terms: &'s [TermInfo],
+        places: &'s [Place],
+    ) -> impl Iterator<Item = &'s Segment> + 's {
+        terms
+            .iter()
+            .zip(places)
+            .filter(|(term, _)| is_required(term))
+            .filter_map(|(_, place)| place.and_then(|(seg, _)| self.peek(seg)))
+    }
+
+    /// [`Source::handed_out`] for a table where some rows are skipped.
+    #[cold]
+    #[inline(never)]
+    fn active_rows(
+        &self,
+        table: &Table,
+        runs: Option<Vec<Range<usize>>>,
+        terms: &[TermInfo],
+        places: &[Place],
+        entities: &Entities,
+    ) -> Option<Option<Vec<Range<usize>>>> {
+        let disabled: Vec<&Segment> = self
+            .required(terms, places)
+            .filter(|segment| segment.any_disabled())
+            .collect();
+        let owners = table.owners();
+        let pass = |row: usize| {
+            entities.slot(owners[row]).is_active()
+                && disabled
+                    .iter()
+                    .all(|segment| segment.metas().get(row).is_some_and(|m| m.is_enabled()))
+        };
+        let out = match runs {
+            Some(runs) => refine(&runs, pass),
+            None => {
+                let mut out = Vec::new();
+                runs_where(0..owners.len(), &mut out, pass);
+                out
+            }
+        };
+        (!out.is_empty()).then_some(Some(out))
+    }
+
+    /// The segments of `segs` with a row added (or changed, by the kind)
+    /// after the tick.
+    fn changed<'s>(
+        &'s self,
+        segs: &'s [SegId],
+        (kind, tick): Watch,
+    ) -> impl Iterator<Item = &'s Segment> + 's {
+        segs.iter()
+            .filter_map(|&seg| self.peek(seg))
+            .filter(move |segment| segment.maybe_after(kind, tick))
     }
 
     fn table(&self, table: TableId) -> &'w Table {
@@ -212,19 +301,19 @@ impl<'w> Source<'w> {
 
     /// The slot of a term reading `seg` at `level`; `check` when disabled
     /// components are skipped.
-    #[inline]
+    #[inline(always)]
     fn slot(
         &mut self,
         mutable: bool,
         seg: SegId,
         level: usize,
         inactive: bool,
-        mask: Option<&[bool]>,
+        runs: Option<&[Range<usize>]>,
     ) -> Slot<'w> {
         let (now, only_row) = (self.now, self.only_row);
         let mark = |segment: &mut Segment| match only_row {
             Some(row) => segment.mark_changed(RowId::from_index(row), now),
-            None => segment.mark_all_changed(now, mask),
+            None => segment.mark_all_changed(now, runs),
         };
         let check = |segment: &Segment| !inactive && segment.any_disabled();
         let kind = match &mut self.segments {
@@ -292,15 +381,19 @@ impl<'w> Source<'w> {
         reads: Reads<'_>,
         entities: &'w Entities,
         inactive: bool,
-        mask: Option<Vec<bool>>,
+        runs: Option<Vec<Range<usize>>>,
     ) -> Option<TableRows<'w, Q>> {
         let Reads { places, many, ups } = reads;
         let rows = self.table(table);
         if rows.owners().is_empty() {
             return None;
         }
-        let marks = mask.as_deref();
         let terms: &[TermInfo] = Q::TERMS;
+        let runs = match inactive || !terms.iter().any(|t| t.mutable) {
+            true => runs,
+            false => self.handed_out(rows, runs, terms, places, entities)?,
+        };
+        let marks = runs.as_deref();
         let mut checked = false;
         let (lanes, states) = Q::open(|i| {
             let slot = match (terms[i].key, places[i]) {
@@ -341,14 +434,19 @@ impl<'w> Source<'w> {
             slot
         })?;
         let owners = (!inactive && rows.any_inactive()).then(|| rows.owners());
-        let checked = owners.is_some() || checked || mask.is_some();
-        Some(TableRows {
-            lanes: Lockstep::new(lanes, rows.owners().len(), checked),
+        let checked = owners.is_some() || checked;
+        let lanes = Lockstep::new(lanes, rows.owners().len(), checked);
+        let rows = TableRows {
+            lanes,
             states,
             owners,
             entities,
-            mask: mask.map(|rows| Box::new(MaskWalk { rows, at: 0 })),
-        })
+            runs: None,
+        };
+        match runs {
+            None => Some(rows),
+            Some(runs) => rows.in_runs(runs, checked),
+        }
     }
 }
 
@@ -361,30 +459,44 @@ pub(crate) struct TableRows<'w, Q: QueryData> {
     /// skipped).
     owners: Option<&'w [EntityIndex]>,
     entities: &'w Entities,
-    /// The rows that pass the query's change filters, when it has some.
-    mask: Option<Box<MaskWalk>>,
-}
-
-/// Which rows of a table pass a query's change filters, walked a row at a
-/// time beside the lanes.
-struct MaskWalk {
-    rows: Vec<bool>,
-    at: usize,
-}
-
-impl MaskWalk {
-    /// Whether the next row passes.
-    fn next(&mut self) -> bool {
-        let pass = self.rows.get(self.at).copied().unwrap_or(false);
-        self.at += 1;
-        pass
-    }
+    /// The runs of rows that pass the query's per-row filters (change
+    /// filters, `child_of`), when it has some: the lanes walk one run at a
+    /// time.
+    runs: Option<Box<Runs>>,
 }
 
 impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// How many rows are left, skipped ones included.
     pub fn len(&self) -> usize {
-        self.lanes.len()
+        self.lanes.len() + self.runs.as_ref().map_or(0, |runs| runs.rows_left())
+    }
+
+    /// The rows walked only in `runs`, `None` when none is left.
+    fn in_runs(mut self, runs: Vec<Range<usize>>, guarded: bool) -> Option<Self> {
+        // A lent array reads as empty: the runs end where the lanes do.
+        let runs = Runs::new(runs, self.lanes.len(), guarded)?;
+        self.runs = Some(Box::new(runs));
+        self.next_run();
+        Some(self)
+    }
+
+    /// Moves the lanes to the next run of rows that pass the per-row
+    /// filters, once the current one is walked: `false` when none is left
+    /// (or the table has no runs).
+    #[cold]
+    #[inline(never)]
+    fn next_run(&mut self) -> bool {
+        let Some(jump) = self.runs.as_mut().and_then(|runs| runs.next_jump()) else {
+            return false;
+        };
+        let lanes = std::mem::replace(&mut self.lanes, Lockstep::empty());
+        self.lanes = lanes.skip_then(jump.skip, jump.take, jump.guarded);
+        let states = std::mem::replace(&mut self.states, Q::idle(Generations(self.entities)));
+        self.states = Q::split(states, jump.skip).1;
+        if let Some(owners) = &mut self.owners {
+            *owners = owners.get(jump.skip..).unwrap_or_default();
+        }
+        true
     }
 
     /// No rows: the state of a query that has not opened a table.
@@ -394,7 +506,7 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
             states: Q::idle(Generations(entities)),
             owners: None,
             entities,
-            mask: None,
+            runs: None,
         }
     }
 
@@ -412,10 +524,17 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// The next row that is not skipped.
     #[inline(always)]
     pub fn next(&mut self) -> Option<Q::Item<'w>> {
-        if let Some(item) = self.next_unchecked() {
-            return Some(item);
+        loop {
+            if let Some(item) = self.next_unchecked() {
+                return Some(item);
+            }
+            if let Some(item) = self.next_checked() {
+                return Some(item);
+            }
+            if !self.next_run() {
+                return None;
+            }
         }
-        self.next_checked()
     }
 
     /// The next row that is not skipped, in a table where rows may be
@@ -444,9 +563,8 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
                 None => false,
             },
         };
-        let passes = self.mask.as_mut().is_none_or(|mask| mask.next());
         let item = Q::fetch(row, &mut self.states);
-        item.filter(|_| active && passes)
+        item.filter(|_| active)
     }
 
     /// Folds every row left into `acc`; by value, so the lanes can live in
@@ -454,6 +572,12 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// table rather than per row.
     #[inline(always)]
     pub fn fold<B>(mut self, mut acc: B, f: &mut impl FnMut(B, Q::Item<'w>) -> B) -> B {
+        if self.runs.is_some() {
+            while let Some(item) = self.next() {
+                acc = f(acc, item);
+            }
+            return acc;
+        }
         while let Some(item) = self.next_checked() {
             acc = f(acc, item);
         }
@@ -463,9 +587,13 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         lanes.fold(acc, |acc, row| f(acc, Q::fetch_fast(row, &mut states)))
     }
 
-    /// The first `at` rows and the rest.
-    pub fn split(self, at: usize) -> (Self, Self) {
-        let at = at.min(self.len());
+    /// The first `at` rows and the rest. In a table walked by runs the
+    /// first part ends with the current run at the latest.
+    pub fn split(mut self, at: usize) -> (Self, Self) {
+        if self.lanes.len() == 0 {
+            self.next_run();
+        }
+        let at = at.min(self.lanes.len());
         let (a, b) = self.lanes.split_at(at);
         let (sa, sb) = Q::split(self.states, at);
         let (oa, ob) = match self.owners {
@@ -475,33 +603,20 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
             }
             None => (None, None),
         };
-        let (ka, kb) = match self.mask {
-            Some(mask) => {
-                let from = mask.at.min(mask.rows.len());
-                let mid = (from + at).min(mask.rows.len());
-                let head = mask.rows[from..mid].to_vec();
-                let tail = mask.rows[mid..].to_vec();
-                (
-                    Some(Box::new(MaskWalk { rows: head, at: 0 })),
-                    Some(Box::new(MaskWalk { rows: tail, at: 0 })),
-                )
-            }
-            None => (None, None),
-        };
         (
             TableRows {
                 lanes: a,
                 states: sa,
                 owners: oa,
                 entities: self.entities,
-                mask: ka,
+                runs: None,
             },
             TableRows {
                 lanes: b,
                 states: sb,
                 owners: ob,
                 entities: self.entities,
-                mask: kb,
+                runs: self.runs,
             },
         )
     }
@@ -613,27 +728,32 @@ impl<'w> Tables<'w> {
         while let Some(&table) = plan.tables.get(*next_table) {
             let i = *next_table;
             *next_table += 1;
-            let mask = if walk.since.is_empty() {
+            let runs = if walk.since.is_empty() {
                 None
             } else {
                 let rows = source.table(table).owners().len();
                 match source.passing(rows, plan.watch_of(i), &walk.since) {
-                    Some(mask) => Some(mask),
+                    Some(runs) => Some(runs),
                     None => continue,
                 }
             };
-            let mask = match walk.child_of {
-                None => mask,
+            let runs = match walk.child_of {
+                None => runs,
                 Some(parent) => {
                     let owners = source.table(table).owners();
-                    let mut mask = mask.unwrap_or_else(|| vec![true; owners.len()]);
-                    for (pass, &owner) in mask.iter_mut().zip(owners) {
-                        *pass = *pass && entities.parent(owner) == parent;
-                    }
-                    if !mask.contains(&true) {
+                    let child = |row: usize| entities.parent(owners[row]) == parent;
+                    let runs = match runs {
+                        Some(runs) => refine(&runs, child),
+                        None => {
+                            let mut out = Vec::new();
+                            runs_where(0..owners.len(), &mut out, child);
+                            out
+                        }
+                    };
+                    if runs.is_empty() {
                         continue;
                     }
-                    Some(mask)
+                    Some(runs)
                 }
             };
             let reads = Reads {
@@ -641,7 +761,7 @@ impl<'w> Tables<'w> {
                 many: plan.many_of(i),
                 ups: plan.ups(),
             };
-            let rows = source.open(table, reads, entities, *inactive, mask);
+            let rows = source.open(table, reads, entities, *inactive, runs);
             if rows.is_some() {
                 return rows;
             }

@@ -13,6 +13,7 @@ mod iter;
 mod one;
 mod par;
 mod plan;
+mod runs;
 mod term;
 mod up;
 

@@ -183,6 +183,7 @@ fn split_metas(metas: Metas<'_>, at: usize) -> (Metas<'_>, Metas<'_>) {
 
 /// A slot's segment read as `T`s, with its meta words when disabled rows
 /// are skipped.
+#[inline]
 fn open_reads<T: Component>(slot: Slot<'_>) -> Option<(Strided<'_, T>, Metas<'_>)> {
     let (segment, level, check): (&Segment, _, _) = match slot.kind {
         SlotKind::Shared {
@@ -206,6 +207,7 @@ fn open_reads<T: Component>(slot: Slot<'_>) -> Option<(Strided<'_, T>, Metas<'_>
 }
 
 /// Mutable twin of [`open_reads`].
+#[inline]
 fn open_writes<T: Component>(slot: Slot<'_>) -> Option<(StridedMut<'_, T>, Metas<'_>)> {
     let SlotKind::Mut {
         segment,
@@ -228,6 +230,7 @@ macro_rules! required_term {
             type State<'w> = Metas<'w>;
             const INFO: TermInfo = TermInfo::of::<T>($mutable, true);
 
+            #[inline]
             fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Metas<'_>)> {
                 $open(slot)
             }
@@ -272,6 +275,7 @@ macro_rules! optional_term {
             type State<'w> = Metas<'w>;
             const INFO: TermInfo = TermInfo::of::<T>($mutable, false);
 
+            #[inline]
             fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Metas<'_>)> {
                 Some(match $open(slot) {
                     Some((values, metas)) => (Some(values), metas),

@@ -4,6 +4,7 @@
 //! from the is-a index, whatever its type.
 
 use std::any::Any;
+use std::ops::Range;
 
 use crate::entity::{EntityIndex, RowId, TableId, TypeIdx};
 use crate::storage::raw::{BlobVec, ErasedType, Strided, StridedMut};
@@ -123,19 +124,23 @@ impl Segment {
         }
     }
 
-    /// Marks every row handed out mutably at `now`, or those `only` names.
-    pub fn mark_all_changed(&mut self, now: u64, only: Option<&[bool]>) {
+    /// Marks every row handed out mutably at `now`, or the runs of rows
+    /// `only` names.
+    #[inline]
+    pub fn mark_all_changed(&mut self, now: u64, only: Option<&[Range<usize>]>) {
         if self.changed.is_empty() {
             return;
         }
         match only {
             None => self.changed.fill(now as u32),
-            Some(only) => self
-                .changed
-                .iter_mut()
-                .zip(only)
-                .filter(|(_, marked)| **marked)
-                .for_each(|(t, _)| *t = now as u32),
+            Some(only) => {
+                for run in only {
+                    let end = run.end.min(self.changed.len());
+                    if let Some(ticks) = self.changed.get_mut(run.start..end) {
+                        ticks.fill(now as u32);
+                    }
+                }
+            }
         }
         self.changed_max = now;
     }

@@ -391,6 +391,26 @@ impl<L: Lanes> Lockstep<L> {
         Some(unsafe { self.lanes.advance() })
     }
 
+    /// Passes over `skip` rows from where the lanes stand (rows counted
+    /// but not handed out are among them) and walks the `take` rows after
+    /// them, fewer when the lanes end; `guarded` as in [`Lockstep::new`].
+    pub fn skip_then(self, skip: usize, take: usize, guarded: bool) -> Self {
+        let rows = self.lanes.rows();
+        let skip = skip.min(rows);
+        let (_, lanes) = self.lanes.split_at(skip);
+        let take = take.min(rows - skip);
+        let mode = if guarded {
+            Mode::Guarded
+        } else if lanes.dense() {
+            Mode::Dense
+        } else {
+            Mode::Strided
+        };
+        // `take <= rows - skip`, the rows the lanes keep; dense only when
+        // they are.
+        Self::with(lanes, take, mode)
+    }
+
     /// Folds every row left into `acc`, with the choice between a constant
     /// and a stored step made once rather than per row.
     #[inline(always)]

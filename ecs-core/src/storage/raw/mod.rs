@@ -480,6 +480,7 @@ impl BlobVec {
     }
 
     /// Every row's `T` at chain level `level`, in row order.
+    #[inline]
     pub fn iter<T: 'static>(&self, level: usize) -> Option<Strided<'_, T>> {
         let offset = self.offset_as::<T>(level)?;
         let (next, end, step) = self.walk(offset);
@@ -492,6 +493,7 @@ impl BlobVec {
     }
 
     /// Mutable twin of [`BlobVec::iter`].
+    #[inline]
     pub fn iter_mut<T: 'static>(&mut self, level: usize) -> Option<StridedMut<'_, T>> {
         let offset = self.offset_as::<T>(level)?;
         let (next, end, step) = self.walk(offset);
