@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::table::{is_after, Tick};
+use crate::table::Ticks;
 
 /// Runs of rows of one table, walked in order.
 pub(crate) struct Runs {
@@ -105,8 +105,8 @@ pub(crate) fn refine(
 pub(crate) struct TickLane<'a> {
     /// Which of the query's filters it serves.
     pub filter: usize,
-    pub ticks: &'a [u32],
-    pub since: Tick,
+    pub ticks: Ticks<'a>,
+    pub since: crate::table::Tick,
 }
 
 /// The runs of the first `rows` rows that pass every filter (`filters` of
@@ -118,12 +118,18 @@ pub(crate) fn changed_runs(
     filters: usize,
     now: u64,
 ) -> Vec<Range<usize>> {
-    let after = |lane: &TickLane<'_>, row: usize| {
-        lane.ticks
-            .get(row)
-            .is_some_and(|&t| is_after(t, lane.since, now))
-    };
+    let after = |lane: &TickLane<'_>, row: usize| lane.ticks.after(row, lane.since, now);
     let mut out = Vec::new();
+    // Every filter passed by a segment whose rows were all handed out
+    // since: the whole table, without reading a row.
+    if (0..filters).all(|f| {
+        lanes
+            .iter()
+            .any(|l| l.filter == f && l.ticks.all_after(l.since))
+    }) {
+        out.push(0..rows);
+        return out;
+    }
     match lanes {
         // The common case, a filter on a type one segment holds: one
         // comparison a row.

@@ -75,6 +75,7 @@ impl Storage {
             disabled: segment.disabled,
             added: segment.added.clone(),
             changed: segment.changed.clone(),
+            changed_all: segment.changed_all,
             added_max: segment.added_max,
             changed_max: segment.changed_max,
         })

@@ -3,7 +3,7 @@
 //! parent part's offset, so a base-type read costs what an exact one does.
 
 use crate::entity::{CompRef, EntityIndex, EntitySlot, RowId, SegId, TableId, TypeIdx};
-use crate::table::{is_after, ChangeKind, Column, Row, Segment, Storage, Tick};
+use crate::table::{ChangeKind, Column, Row, Segment, Storage, Tick};
 use crate::Component;
 
 impl Storage {
@@ -53,11 +53,7 @@ impl Storage {
         let now = self.now();
         self.all_isa(table, t).iter().any(|&(place, _)| {
             let segment = &self.segments[place.seg.index()];
-            segment.maybe_after(kind, since)
-                && segment
-                    .ticks(kind)
-                    .get(row.index())
-                    .is_some_and(|&tick| is_after(tick, since, now))
+            segment.maybe_after(kind, since) && segment.ticks(kind).after(row.index(), since, now)
         })
     }
 
@@ -83,10 +79,9 @@ impl Storage {
                 let table = &self.tables[segment.table.index()].owners;
                 let ticks = segment.ticks(kind);
                 owners.extend(
-                    ticks
-                        .iter()
+                    (0..segment.len())
                         .zip(table)
-                        .filter(|(tick, _)| is_after(**tick, since, now))
+                        .filter(|&(row, _)| ticks.after(row, since, now))
                         .map(|(_, &owner)| owner),
                 );
             }

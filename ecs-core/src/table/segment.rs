@@ -9,7 +9,7 @@ use std::ops::Range;
 use crate::entity::{EntityIndex, RowId, TableId, TypeIdx};
 use crate::storage::raw::{BlobVec, ErasedType, Strided, StridedMut};
 
-use super::ticks::{clamp, ChangeKind, RowTicks, Tick};
+use super::ticks::{clamp, ChangeKind, RowTicks, Tick, Ticks};
 use super::Meta;
 
 /// One row as iteration sees it: owner slot, meta word, value.
@@ -37,6 +37,13 @@ pub(crate) struct Segment {
     /// fill of contiguous words.
     pub(super) added: Vec<u32>,
     pub(super) changed: Vec<u32>,
+    /// When every row then held was last handed out mutably at once (0:
+    /// never): a writing query that walks the whole segment sets it instead
+    /// of filling `changed`, so marking costs the same for ten rows or a
+    /// million. A row's change tick is the later of its own and this one;
+    /// a row moving in is older than it, so the tick is first written into
+    /// the rows it covers ([`Segment::settle_changed_all`]).
+    pub(super) changed_all: u64,
     /// The latest tick any row was added at and handed out mutably at (at
     /// least: rows leaving do not lower them), so a question about changes
     /// passes over a segment with none without reading its rows.
@@ -54,6 +61,7 @@ impl Segment {
             disabled: 0,
             added: Vec::new(),
             changed: Vec::new(),
+            changed_all: 0,
             added_max: 0,
             changed_max: 0,
         }
@@ -72,6 +80,7 @@ impl Segment {
             disabled: std::mem::take(&mut self.disabled),
             added: std::mem::take(&mut self.added),
             changed: std::mem::take(&mut self.changed),
+            changed_all: self.changed_all,
             added_max: self.added_max,
             changed_max: self.changed_max,
         }
@@ -95,12 +104,18 @@ impl Segment {
         &self.meta
     }
 
-    /// Each row's tick of kind `kind`.
+    /// The rows' ticks of kind `kind`.
     #[inline]
-    pub fn ticks(&self, kind: ChangeKind) -> &[u32] {
+    pub fn ticks(&self, kind: ChangeKind) -> Ticks<'_> {
         match kind {
-            ChangeKind::Added => &self.added,
-            ChangeKind::Changed => &self.changed,
+            ChangeKind::Added => Ticks {
+                rows: &self.added,
+                all: 0,
+            },
+            ChangeKind::Changed => Ticks {
+                rows: &self.changed,
+                all: self.changed_all,
+            },
         }
     }
 
@@ -132,7 +147,7 @@ impl Segment {
             return;
         }
         match only {
-            None => self.changed.fill(now as u32),
+            None => self.changed_all = now,
             Some(only) => {
                 for run in only {
                     let end = run.end.min(self.changed.len());
@@ -145,8 +160,43 @@ impl Segment {
         self.changed_max = now;
     }
 
+    /// Writes [`Segment::changed_all`] into the rows whose own tick is
+    /// older, and clears it: before a row with older ticks moves in, which
+    /// it does not cover.
+    fn settle_changed_all(&mut self) {
+        let all = std::mem::take(&mut self.changed_all);
+        if all == 0 {
+            return;
+        }
+        // Ages are read below the latest change, which no row is after.
+        let latest = self.changed_max.max(all);
+        let all_age = latest - all;
+        for tick in &mut self.changed {
+            if u64::from((latest as u32).wrapping_sub(*tick)) > all_age {
+                *tick = all as u32;
+            }
+        }
+    }
+
+    /// Row `row`'s change tick: its own, or when later the tick of the
+    /// last walk of the whole segment.
+    fn changed_at(&self, row: usize) -> u32 {
+        let own = self.changed[row];
+        let all = self.changed_all;
+        if all == 0 {
+            return own;
+        }
+        let latest = self.changed_max.max(all);
+        if u64::from((latest as u32).wrapping_sub(own)) > latest - all {
+            all as u32
+        } else {
+            own
+        }
+    }
+
     /// Raises row ticks older than the cap (see [`super::ticks`]).
     pub fn clamp_ticks(&mut self, now: u64) {
+        self.settle_changed_all();
         for tick in self.added.iter_mut().chain(&mut self.changed) {
             *tick = clamp(*tick, now);
         }
@@ -343,10 +393,12 @@ impl Segment {
     /// uncounting it.
     #[inline(always)]
     fn remove_meta(&mut self, row: RowId) -> (Meta, RowTicks) {
+        let changed = self.changed_at(row.index());
         let meta = self.meta.swap_remove(row.index());
+        self.changed.swap_remove(row.index());
         let ticks = RowTicks {
             added: self.added.swap_remove(row.index()),
-            changed: self.changed.swap_remove(row.index()),
+            changed,
         };
         self.disabled -= u32::from(!meta.is_enabled());
         (meta, ticks)
@@ -358,6 +410,7 @@ impl Segment {
     pub(super) fn move_row_to(&mut self, row: RowId, target: &mut Segment) {
         let (meta, ticks) = self.remove_meta(row);
         self.data.swap_remove_into(row.index(), &mut target.data);
+        target.settle_changed_all();
         target.note_added(meta, ticks);
         target.note_ticks(self.added_max, self.changed_max);
     }

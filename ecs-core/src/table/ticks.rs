@@ -130,6 +130,29 @@ impl RowTicks {
     }
 }
 
+/// One kind of tick of a segment's rows: each row's own, and the tick at
+/// which every row was handed out at once (0: never), a row's tick being
+/// the later of the two.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ticks<'a> {
+    pub rows: &'a [u32],
+    pub all: u64,
+}
+
+impl Ticks<'_> {
+    /// Whether every row is later than `since`.
+    #[inline]
+    pub fn all_after(&self, since: Tick) -> bool {
+        self.all > since.0
+    }
+
+    /// Whether row `row` is later than `since`, the clock being at `now`.
+    #[inline]
+    pub fn after(&self, row: usize, since: Tick, now: u64) -> bool {
+        self.all_after(since) || self.rows.get(row).is_some_and(|&t| is_after(t, since, now))
+    }
+}
+
 /// `tick`, or the tick [`MAX_AGE`] before `now` when it is older.
 #[inline]
 pub(crate) fn clamp(tick: u32, now: u64) -> u32 {
