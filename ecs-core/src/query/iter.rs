@@ -31,6 +31,9 @@ pub(crate) struct Source<'w> {
     /// Per term, for [`Up`](crate::Up) terms: where their type sits by
     /// table, gathered when the first table is opened.
     ups: Vec<Option<UpTables<'w>>>,
+    /// Whether a segment the query borrowed has disabled rows: while none
+    /// has, a table's rows are all handed out unless its entities are not.
+    disabled_rows: bool,
 }
 
 enum Segments<'w> {
@@ -84,6 +87,7 @@ impl<'w> Source<'w> {
             now: storage.now(),
             only_row: None,
             ups: Vec::new(),
+            disabled_rows: true,
         }
     }
 
@@ -97,6 +101,7 @@ impl<'w> Source<'w> {
         // `rest` starts at segment `next`: each wanted segment is split off
         // the front, so no segment is borrowed twice.
         let mut next = 0;
+        let mut disabled_rows = false;
         for &seg in wanted {
             let skip = seg.index() - next;
             let Some((segment, tail)) = std::mem::take(&mut rest)
@@ -107,6 +112,7 @@ impl<'w> Source<'w> {
             };
             rest = tail;
             next = seg.index() + 1;
+            disabled_rows |= segment.any_disabled();
             borrowed.push(Borrowed {
                 seg,
                 unique: Some(segment),
@@ -119,6 +125,7 @@ impl<'w> Source<'w> {
             now,
             only_row: None,
             ups: Vec::new(),
+            disabled_rows,
         }
     }
 
@@ -231,7 +238,8 @@ impl<'w> Source<'w> {
                     .and_then(|(seg, _)| self.peek(seg))
                     .is_some_and(Segment::any_disabled)
         };
-        if !table.any_inactive() && !(0..terms.len().min(places.len())).any(skips) {
+        let skipped = self.disabled_rows && (0..terms.len().min(places.len())).any(skips);
+        if !table.any_inactive() && !skipped {
             return Some(runs);
         }
         self.active_rows(table, runs, terms, places, entities)
