@@ -4,6 +4,8 @@
 //! (explosions, collisions, the level's end) after it.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use ecs_core::prelude::*;
 use ecs_core::BlueprintLibrary;
@@ -46,6 +48,62 @@ impl Blocked {
     }
 }
 
+/// [`Blocked`] kept from frame to frame, rebuilt only when what blocks
+/// may have changed: a crate written, a bomb added, or either moved since
+/// the last build (the world's change ticks tell), one gone (an observer
+/// of their removal raises `gone`), a bomb gone off (it stops blocking;
+/// every bomb is written each frame as its fuse burns, so its change
+/// ticks would not tell), or a new level.
+struct BlockedCache {
+    blocked: Blocked,
+    /// The tick the cache was built at; `None`: build it at the next use.
+    built: Option<Tick>,
+    gone: Arc<AtomicBool>,
+    /// How many times it was built.
+    builds: u32,
+}
+
+impl BlockedCache {
+    /// An empty cache, and the observers that tell it a crate or bomb went.
+    fn watching(world: &mut World) -> Self {
+        let gone = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&gone);
+        world.observe::<Breakable>(ComponentEvent::Removed, move |_| {
+            flag.store(true, Ordering::Relaxed);
+        });
+        let flag = Arc::clone(&gone);
+        world.observe::<Bomb>(ComponentEvent::Removed, move |_| {
+            flag.store(true, Ordering::Relaxed);
+        });
+        BlockedCache {
+            blocked: Blocked::default(),
+            built: None,
+            gone,
+            builds: 0,
+        }
+    }
+
+    /// Whether the world holds a blocker that changed since `since`.
+    fn changed(world: &World, since: Tick) -> bool {
+        let any = |n: usize| n > 0;
+        any(world
+            .query::<(&Breakable,)>()
+            .changed_since::<Breakable>(since)
+            .count())
+            || any(world.query::<(&Bomb,)>().added_since::<Bomb>(since).count())
+            || any(world
+                .query::<(&Position,)>()
+                .with::<Breakable>()
+                .changed_since::<Position>(since)
+                .count())
+            || any(world
+                .query::<(&Position,)>()
+                .with::<Bomb>()
+                .changed_since::<Position>(since)
+                .count())
+    }
+}
+
 /// Where the game is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
@@ -74,6 +132,7 @@ pub struct Game {
     phase: Phase,
     respawn_in: Option<u32>,
     frame: u32,
+    blocked: BlockedCache,
 }
 
 /// What one frame did, for the caller's output.
@@ -152,7 +211,9 @@ impl Game {
             p.spawn = loaded.start;
         }
         world.entity_mut(player)?.set_name(Some("player"));
+        let blocked = BlockedCache::watching(&mut world);
         let mut game = Game {
+            blocked,
             world,
             levels,
             level_index: 0,
@@ -165,6 +226,12 @@ impl Game {
         };
         game.log(format!("level 1: {}", game.level().title));
         Ok(game)
+    }
+
+    /// How many frames rebuilt the cells that block a step (the others
+    /// found no crate or bomb changed).
+    pub fn blocked_builds(&self) -> u32 {
+        self.blocked.builds
     }
 
     /// The player's entity.
@@ -277,6 +344,7 @@ impl Game {
         let tag = self.levels[self.level_index].clone();
         let loaded = level::load_level(&mut self.world, &tag, self.seed, Some(self.player))?;
         self.root = loaded.root;
+        self.blocked.built = None;
         let mut player = self.world.entity_mut(self.player)?;
         if player.is_dead() {
             player.revive();
@@ -361,7 +429,21 @@ impl Game {
     /// Tells every mover (its `Senses` beside its `Position`) which
     /// neighbouring cells are free.
     fn sense(&mut self) {
-        let blocked = self.blocked();
+        let cache = &mut self.blocked;
+        let stale = match cache.built {
+            None => true,
+            Some(since) => {
+                cache.gone.swap(false, Ordering::Relaxed)
+                    | BlockedCache::changed(&self.world, since)
+            }
+        };
+        if stale {
+            self.blocked.built = Some(self.world.change_tick());
+            self.blocked.gone.store(false, Ordering::Relaxed);
+            self.blocked.builds += 1;
+            self.blocked.blocked = self.blocked();
+        }
+        let blocked = &self.blocked.blocked;
         for (senses, here) in self.world.query_mut::<(&mut Senses, &Position)>() {
             senses.open = Dir::ALL.map(|d| !blocked.at(here.step(d)));
         }
@@ -388,6 +470,7 @@ impl Game {
                 let mut e = self.world.entity_mut(bomb)?;
                 e.get_mut::<Bomb>().expect("a bomb").exploded = true;
                 e.remove::<Sprite>(); // the flames show it now
+                self.blocked.built = None; // a bomb gone off blocks no more
                 let cells = self.flame_cells(at, range);
                 for &cell in &cells {
                     level::spawn_at(&mut self.world, "Flame", cell, bomb)?;

@@ -121,6 +121,12 @@ fn summary(game: &Game, out: &mut impl Write) -> std::fmt::Result {
     )?;
     writeln!(
         out,
+        "  blocked cells:    rebuilt on {} of {} frames (the others saw no crate or bomb change)",
+        game.blocked_builds(),
+        game.frame()
+    )?;
+    writeln!(
+        out,
         "  entities:         {} ({dead} dead), {} tables",
         world.len(),
         world.table_count()
