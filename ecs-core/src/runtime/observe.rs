@@ -68,7 +68,10 @@ pub struct ObserverId(u64);
 /// gets the world, list included), so that an observer whose own work
 /// fires it again finds it gone and is skipped rather than re-entered.
 /// The mutex only makes the list `Sync`; it is never locked (`get_mut`).
-type ObserverFn = Mutex<Option<Box<dyn FnMut(&mut Context<'_>) + Send>>>;
+type ObserverFn = Mutex<Option<ObserverCall>>;
+
+/// An observer's closure.
+type ObserverCall = Box<dyn FnMut(&mut Context<'_>) + Send>;
 
 struct Observer {
     id: u64,
@@ -81,7 +84,7 @@ struct Observer {
 
 impl Observer {
     /// The closure's place.
-    fn call_mut(&mut self) -> &mut Option<Box<dyn FnMut(&mut Context<'_>) + Send>> {
+    fn call_mut(&mut self) -> &mut Option<ObserverCall> {
         self.call.get_mut().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -98,7 +101,7 @@ pub(crate) fn observe(
     world: &mut World,
     key: TypeId,
     event: ComponentEvent,
-    call: Box<dyn FnMut(&mut Context<'_>) + Send>,
+    call: ObserverCall,
 ) -> ObserverId {
     let seen = world.change_tick();
     let observers = world.listener_state_mut::<Observers>();
@@ -147,23 +150,51 @@ fn heard(world: &mut World, comp: CompRef, hook: Hook) {
         return;
     };
     let chain = world.vtable(comp.ty).chain.keys();
-    let hears = |o: &Observer| o.event == event && chain.iter().any(|k| k.type_id() == o.key);
-    let mut id = None;
-    let mut from = 0;
+    let table = world.storage().segment(comp.seg).table();
+    let id = world.id_at(world.storage().table(table).owners()[comp.row.index()]);
     // By position, no list of calls built: observers cannot be added or
-    // removed while one runs (that takes the world), and `run` checks the
-    // observer at a position is the one found there.
-    while let Some(at) = world
-        .listener_state::<Observers>()
-        .and_then(|o| Some(from + o.list.get(from..)?.iter().position(hears)?))
-    {
-        let id = *id.get_or_insert_with(|| {
-            let table = world.storage().segment(comp.seg).table();
-            world.id_at(world.storage().table(table).owners()[comp.row.index()])
-        });
-        run(world, at, id, comp.ty);
-        from = at + 1;
+    // removed while one runs (that takes the world), and the closure goes
+    // back to the observer of its id.
+    let hears = |o: &Observer| o.event == event && chain.iter().any(|k| k.type_id() == o.key);
+    let mut from = 0;
+    loop {
+        let Some(next) = take_next(world, from, hears) else {
+            return;
+        };
+        if let Some(call) = next.call {
+            run(world, (next.at, next.id), id, comp.ty, call);
+        }
+        if !next.more {
+            return;
+        }
+        from = next.at + 1;
     }
+}
+
+/// An observer found by [`take_next`].
+struct Next {
+    at: usize,
+    id: u64,
+    /// Its closure, taken out; `None` while it runs already.
+    call: Option<ObserverCall>,
+    /// Whether an observer after it hears too.
+    more: bool,
+}
+
+/// The first observer from position `from` on that `hears`, with its
+/// closure taken out.
+#[inline]
+fn take_next(world: &mut World, from: usize, hears: impl Fn(&Observer) -> bool) -> Option<Next> {
+    let list = &mut world.listener_state_mut::<Observers>().list;
+    let at = from + list.get(from..)?.iter().position(&hears)?;
+    let more = list[at + 1..].iter().any(hears);
+    let observer = &mut list[at];
+    Some(Next {
+        at,
+        id: observer.id,
+        call: observer.call_mut().take(),
+        more,
+    })
 }
 
 /// Puts an observer's closure back when its call ends, a panic included
@@ -172,10 +203,11 @@ struct PutBack<'w> {
     world: &'w mut World,
     at: usize,
     observer: u64,
-    call: Option<Box<dyn FnMut(&mut Context<'_>) + Send>>,
+    call: Option<ObserverCall>,
 }
 
 impl Drop for PutBack<'_> {
+    #[inline]
     fn drop(&mut self) {
         let list = &mut self.world.listener_state_mut::<Observers>().list;
         let observer = self.observer;
@@ -189,16 +221,16 @@ impl Drop for PutBack<'_> {
     }
 }
 
-/// Runs the observer at position `at` on one entity, unless it is running
-/// already.
-fn run(world: &mut World, at: usize, id: EntityId, ty: TypeIdx) {
-    let Some(observer) = world.listener_state_mut::<Observers>().list.get_mut(at) else {
-        return;
-    };
-    let Some(call) = observer.call_mut().take() else {
-        return;
-    };
-    let observer = observer.id;
+/// Runs the closure `call` taken out of the observer at position `at` of
+/// id `observer` on one entity, and puts it back.
+#[inline]
+fn run(
+    world: &mut World,
+    (at, observer): (usize, u64),
+    id: EntityId,
+    ty: TypeIdx,
+    call: ObserverCall,
+) {
     let mut put_back = PutBack {
         world,
         at,
@@ -238,9 +270,18 @@ pub(crate) fn deliver_changes(world: &mut World) {
         observer.seen = now;
         for id in ids {
             // An earlier call may have despawned it.
-            if world.contains(id) {
-                run(world, at, id, ty);
+            if !world.contains(id) {
+                continue;
             }
+            let observers = world.listener_state_mut::<Observers>();
+            let Some(observer) = observers.list.get_mut(at) else {
+                continue;
+            };
+            let observer_id = observer.id;
+            let Some(call) = observer.call_mut().take() else {
+                continue;
+            };
+            run(world, (at, observer_id), id, ty, call);
         }
     }
 }

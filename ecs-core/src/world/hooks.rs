@@ -295,18 +295,32 @@ impl World {
     /// `on_attach`, then `on_enable` when it is enabled, on `c`, each when
     /// someone hears it.
     pub(crate) fn fire_attached_comp(&mut self, c: CompRef) {
-        let hooks = self.hooks_of(c.ty);
-        if hooks.has(Hook::Attach) {
+        if self.storage().info(c.ty).has_hooks() {
             self.fire(c, Hook::Attach);
+            if self.comp_enabled(c) {
+                self.fire(c, Hook::Enable);
+            }
+            return;
         }
-        if hooks.has(Hook::Enable)
-            && self
-                .storage()
-                .meta(c.ty, c.seg, c.row)
-                .is_some_and(|meta| meta.is_enabled())
-        {
-            self.fire(c, Hook::Enable);
+        // No hooks of its own: straight to the listener, for what it hears
+        // (what `fire` would come to, without looking for hooks).
+        let hooks = self.hooks_heard(c.ty);
+        let Some(call) = self.listeners.call else {
+            return;
+        };
+        if hooks.has(Hook::Attach) {
+            call(self, c, Hook::Attach);
         }
+        if hooks.has(Hook::Enable) && self.comp_enabled(c) && !self.owner_disabled(c) {
+            call(self, c, Hook::Enable);
+        }
+    }
+
+    /// Whether `c` itself is enabled (its entity may not be).
+    fn comp_enabled(&self, c: CompRef) -> bool {
+        self.storage()
+            .meta(c.ty, c.seg, c.row)
+            .is_some_and(|meta| meta.is_enabled())
     }
 
     /// Positions `from..` of the entity's components, each after the
