@@ -120,6 +120,17 @@ impl Entities {
             .filter(|slot| slot.alive && slot.generation == id.generation)
     }
 
+    /// Every entity's parent by index, [`Entities::NO_PARENT`] for none;
+    /// indices past the end have none. For readers that look many up.
+    #[inline]
+    pub fn parent_links(&self) -> &[EntityIndex] {
+        &self.parents
+    }
+
+    /// The link of an entity without a parent in
+    /// [`Entities::parent_links`].
+    pub const NO_PARENT: EntityIndex = EntityIndex(u32::MAX);
+
     /// The parent of entity `index` in the scene graph.
     #[inline]
     pub fn parent(&self, index: EntityIndex) -> Option<EntityIndex> {

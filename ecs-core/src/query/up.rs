@@ -4,9 +4,10 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::entity::{Entities, EntityIndex};
+use crate::entity::{Entities, EntityIndex, TableId};
 use crate::query::term::{Generations, Slot, SlotKind, Term, TermInfo, UpTables};
 use crate::storage::raw::{Lanes, Strided};
+use crate::table::Segment;
 use crate::Component;
 
 /// A term that reads the nearest ancestor's component that is-a `T`: the
@@ -41,58 +42,119 @@ use crate::Component;
 /// ```
 pub struct Up<T>(PhantomData<T>);
 
-/// The walk up of one [`Up`] term: the entity table (parents, locations),
-/// where components sit by table, and the last answer (siblings share it).
+/// The walk up of one [`Up`] term: the parent links, the last answer
+/// (siblings stored side by side share it, so a row that has the last
+/// row's parent costs a load and a compare), and for walks, the entity
+/// table, where components sit by table, and the values of the last table
+/// a walk read, typed (ancestors of one kind share a table, so a new parent
+/// costs its slot and an index).
 #[doc(hidden)]
 pub struct UpState<'w, T> {
+    parents: &'w [EntityIndex],
+    last_parent: EntityIndex,
+    last_found: Option<&'w T>,
     entities: &'w Entities,
     by_table: UpTables<'w>,
-    last: Option<(EntityIndex, Option<&'w T>)>,
+    seen: SeenTable<'w, T>,
+}
+
+/// The values of the table a walk last read, typed: `table` is `None`
+/// before the first walk, `values` is `None` when the table holds no `T`.
+struct SeenTable<'w, T> {
+    table: Option<TableId>,
+    values: Option<Strided<'w, T>>,
+}
+
+impl<T> Clone for SeenTable<'_, T> {
+    fn clone(&self) -> Self {
+        SeenTable {
+            table: self.table,
+            values: self.values.clone(),
+        }
+    }
 }
 
 impl<T> Clone for UpState<'_, T> {
     fn clone(&self) -> Self {
         UpState {
-            entities: self.entities,
             by_table: Arc::clone(&self.by_table),
-            last: self.last,
+            seen: self.seen.clone(),
+            ..*self
         }
     }
 }
 
 impl<'w, T: Component> UpState<'w, T> {
-    /// The nearest ancestor's component of entity `owner`.
-    #[inline]
-    fn find(&mut self, owner: EntityIndex) -> Option<&'w T> {
-        let parent = self.entities.parent(owner)?;
-        if let Some((seen, found)) = self.last
-            && seen == parent
-        {
-            return found;
+    fn new(entities: &'w Entities, by_table: UpTables<'w>) -> Self {
+        UpState {
+            parents: entities.parent_links(),
+            // No parent: no answer, which is what the last answer says.
+            last_parent: Entities::NO_PARENT,
+            last_found: None,
+            entities,
+            by_table,
+            seen: SeenTable {
+                table: None,
+                values: None,
+            },
         }
-        let found = self.walk(parent);
-        self.last = Some((parent, found));
-        found
     }
 
-    /// The component of `from` or its nearest ancestor holding one. The
-    /// walk is bounded by the number of entities, so a broken link cannot
-    /// make it loop.
-    fn walk(&self, from: EntityIndex) -> Option<&'w T> {
-        let mut at = Some(from);
-        for _ in 0..self.entities.slot_count() {
-            let index = at?;
-            let slot = self.entities.slot(index);
-            if slot.alive
-                && let Some(Some((segment, level))) = self.by_table.get(slot.table.index())
-                && let Some(value) = segment.get_as::<T>(slot.row, *level)
-            {
-                return Some(value);
-            }
-            at = self.entities.parent(index);
+    /// The nearest ancestor's component of entity `owner`.
+    #[inline(always)]
+    fn find(&mut self, owner: EntityIndex) -> Option<&'w T> {
+        let parent = self
+            .parents
+            .get(owner.index())
+            .copied()
+            .unwrap_or(Entities::NO_PARENT);
+        if parent != self.last_parent {
+            // The walk gets copies of what it reads and changes, not the
+            // state, and is inlined: measured on a 1k x 9 tree, a walk out
+            // of line given the state cost 3.9x a plain term, this 3.3x.
+            let (found, seen) = match parent == Entities::NO_PARENT {
+                true => (None, self.seen.clone()),
+                false => walk(self.entities, &self.by_table, parent, self.seen.clone()),
+            };
+            self.last_parent = parent;
+            self.last_found = found;
+            self.seen = seen;
         }
-        None
+        self.last_found
     }
+}
+
+/// The component of `from` or its nearest ancestor holding one, and the
+/// table read last. The walk is bounded by the number of entities, so a
+/// broken link cannot make it loop.
+#[inline(always)]
+fn walk<'w, T: Component>(
+    entities: &'w Entities,
+    by_table: &[Option<(&'w Segment, usize)>],
+    from: EntityIndex,
+    mut seen: SeenTable<'w, T>,
+) -> (Option<&'w T>, SeenTable<'w, T>) {
+    let mut at = from;
+    for _ in 0..entities.slot_count() {
+        let slot = entities.slot(at);
+        if slot.alive {
+            if seen.table != Some(slot.table) {
+                seen.table = Some(slot.table);
+                seen.values = match by_table.get(slot.table.index()) {
+                    Some(&Some((segment, level))) => segment.iter_as::<T>(level),
+                    _ => None,
+                };
+            }
+            if let Some(value) = seen.values.as_ref().and_then(|v| v.get(slot.row.index())) {
+                return (Some(value), seen);
+            }
+        }
+        match entities.parent(at) {
+            Some(parent) => at = parent,
+            None => break,
+        }
+    }
+    (None, seen)
 }
 
 impl<T: Component> Term for Up<&T> {
@@ -113,12 +175,10 @@ impl<T: Component> Term for Up<&T> {
         else {
             return None;
         };
-        let state = UpState {
-            entities,
-            by_table,
-            last: None,
-        };
-        Some((Strided::from_slice(owners), state))
+        Some((
+            Strided::from_slice(owners),
+            UpState::new(entities, by_table),
+        ))
     }
 
     #[inline(always)]
@@ -142,10 +202,6 @@ impl<T: Component> Term for Up<&T> {
     }
 
     fn idle(ids: Generations<'_>) -> Self::State<'_> {
-        UpState {
-            entities: ids.0,
-            by_table: Arc::from(Vec::new()),
-            last: None,
-        }
+        UpState::new(ids.0, Arc::from(Vec::new()))
     }
 }

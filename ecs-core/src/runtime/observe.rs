@@ -3,13 +3,12 @@
 //! hook), or was changed (when the world delivers changes).
 
 use std::any::TypeId;
-use std::sync::{Arc, Mutex, TryLockError};
+use std::sync::{Mutex, PoisonError};
 
-use crate::entity::{CompRef, EntityIndex, TypeIdx};
+use crate::entity::{CompRef, TypeIdx};
 use crate::runtime::context::Context;
 use crate::table::{ChangeKind, Tick};
-use crate::world::extension::Extension;
-use crate::world::hooks::Hook;
+use crate::world::hooks::{Hook, HookSet};
 use crate::world::World;
 use crate::EntityId;
 
@@ -38,6 +37,17 @@ pub enum ComponentEvent {
 }
 
 impl ComponentEvent {
+    /// The hook this event is heard after; `None` for `Changed`.
+    fn hook(self) -> Option<Hook> {
+        match self {
+            ComponentEvent::Added => Some(Hook::Attach),
+            ComponentEvent::Removed => Some(Hook::Detach),
+            ComponentEvent::Enabled => Some(Hook::Enable),
+            ComponentEvent::Disabled => Some(Hook::Disable),
+            ComponentEvent::Changed => None,
+        }
+    }
+
     fn of(hook: Hook) -> Option<ComponentEvent> {
         match hook {
             Hook::Attach => Some(ComponentEvent::Added),
@@ -54,10 +64,14 @@ impl ComponentEvent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ObserverId(u64);
 
-/// An observer's closure: shared so that a call does not hold the list,
-/// locked so that an observer whose own work fires it again is skipped
-/// rather than re-entered.
-type ObserverFn = Arc<Mutex<Box<dyn FnMut(&mut Context<'_>) + Send>>>;
+/// An observer's closure: taken out of the list while it runs (the call
+/// gets the world, list included), so that an observer whose own work
+/// fires it again finds it gone and is skipped rather than re-entered.
+/// The mutex only makes the list `Sync`; it is never locked (`get_mut`).
+type ObserverFn = Mutex<Option<ObserverCall>>;
+
+/// An observer's closure.
+type ObserverCall = Box<dyn FnMut(&mut Context<'_>) + Send>;
 
 struct Observer {
     id: u64,
@@ -68,6 +82,13 @@ struct Observer {
     seen: Tick,
 }
 
+impl Observer {
+    /// The closure's place.
+    fn call_mut(&mut self) -> &mut Option<ObserverCall> {
+        self.call.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// The observers of one world, in registration order.
 #[derive(Default)]
 pub(crate) struct Observers {
@@ -75,26 +96,22 @@ pub(crate) struct Observers {
     next: u64,
 }
 
-impl Extension for Observers {
-    fn forget(&mut self, _: EntityIndex) {}
-}
-
 /// Registers an observer (see [`World::observe`]).
 pub(crate) fn observe(
     world: &mut World,
     key: TypeId,
     event: ComponentEvent,
-    call: Box<dyn FnMut(&mut Context<'_>) + Send>,
+    call: ObserverCall,
 ) -> ObserverId {
     let seen = world.change_tick();
-    let observers = world.extension_mut::<Observers>();
+    let observers = world.listener_state_mut::<Observers>();
     let id = observers.next;
     observers.next += 1;
     observers.list.push(Observer {
         id,
         key,
         event,
-        call: Arc::new(Mutex::new(call)),
+        call: Mutex::new(Some(call)),
         seen,
     });
     listen(world);
@@ -103,7 +120,7 @@ pub(crate) fn observe(
 
 /// Removes an observer; `false` when there is none of that id.
 pub(crate) fn unobserve(world: &mut World, id: ObserverId) -> bool {
-    let observers = world.extension_mut::<Observers>();
+    let observers = world.listener_state_mut::<Observers>();
     let before = observers.list.len();
     observers.list.retain(|o| o.id != id.0);
     let removed = observers.list.len() != before;
@@ -111,17 +128,18 @@ pub(crate) fn unobserve(world: &mut World, id: ObserverId) -> bool {
     removed
 }
 
-/// Tells the world layer which types the lifecycle observers hear.
+/// Tells the world layer which types the lifecycle observers hear, and
+/// which hooks on each.
 fn listen(world: &mut World) {
-    let mut keys: Vec<TypeId> = world
-        .extension::<Observers>()
-        .into_iter()
-        .flat_map(|o| &o.list)
-        .filter(|o| o.event != ComponentEvent::Changed)
-        .map(|o| o.key)
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let mut keys: Vec<(TypeId, HookSet)> = Vec::new();
+    let observers = world.listener_state::<Observers>().into_iter();
+    for o in observers.flat_map(|o| &o.list) {
+        let Some(hook) = o.event.hook() else { continue };
+        match keys.iter_mut().find(|(key, _)| *key == o.key) {
+            Some((_, hooks)) => *hooks = hooks.union(HookSet::of(hook)),
+            None => keys.push((o.key, HookSet::of(hook))),
+        }
+    }
     world.set_listeners(heard, keys);
 }
 
@@ -132,54 +150,104 @@ fn heard(world: &mut World, comp: CompRef, hook: Hook) {
         return;
     };
     let chain = world.vtable(comp.ty).chain.keys();
-    let hears = |o: &&Observer| o.event == event && chain.iter().any(|k| k.type_id() == o.key);
-    let list = world
-        .extension::<Observers>()
-        .map_or(&[][..], |o| &o.list[..]);
-    // One observer is the common case: no list of calls to build.
-    let (first, more) = {
-        let mut heard = list.iter().filter(hears);
-        (
-            heard.next().map(|o| Arc::clone(&o.call)),
-            heard.next().is_some(),
-        )
-    };
-    let Some(first) = first else { return };
-    let rest: Vec<ObserverFn> = match more {
-        true => list
-            .iter()
-            .filter(hears)
-            .skip(1)
-            .map(|o| Arc::clone(&o.call))
-            .collect(),
-        false => Vec::new(),
-    };
     let table = world.storage().segment(comp.seg).table();
-    let owner = world.storage().table(table).owners()[comp.row.index()];
-    let id = world.id_at(owner);
-    run(world, id, comp.ty, &first);
-    for call in rest {
-        run(world, id, comp.ty, &call);
+    let id = world.id_at(world.storage().table(table).owners()[comp.row.index()]);
+    // By position, no list of calls built: observers cannot be added or
+    // removed while one runs (that takes the world), and the closure goes
+    // back to the observer of its id.
+    let hears = |o: &Observer| o.event == event && chain.iter().any(|k| k.type_id() == o.key);
+    let mut from = 0;
+    loop {
+        let Some(next) = take_next(world, from, hears) else {
+            return;
+        };
+        if let Some(call) = next.call {
+            run(world, (next.at, next.id), id, comp.ty, call);
+        }
+        if !next.more {
+            return;
+        }
+        from = next.at + 1;
     }
 }
 
-/// Runs one observer on one entity, unless it is running already.
-fn run(world: &mut World, id: EntityId, ty: TypeIdx, call: &ObserverFn) {
-    let mut call = match call.try_lock() {
-        Ok(call) => call,
-        // A panic in an earlier call leaves the closure as it was.
-        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-        Err(TryLockError::WouldBlock) => return,
+/// An observer found by [`take_next`].
+struct Next {
+    at: usize,
+    id: u64,
+    /// Its closure, taken out; `None` while it runs already.
+    call: Option<ObserverCall>,
+    /// Whether an observer after it hears too.
+    more: bool,
+}
+
+/// The first observer from position `from` on that `hears`, with its
+/// closure taken out.
+#[inline]
+fn take_next(world: &mut World, from: usize, hears: impl Fn(&Observer) -> bool) -> Option<Next> {
+    let list = &mut world.listener_state_mut::<Observers>().list;
+    let at = from + list.get(from..)?.iter().position(&hears)?;
+    let more = list[at + 1..].iter().any(hears);
+    let observer = &mut list[at];
+    Some(Next {
+        at,
+        id: observer.id,
+        call: observer.call_mut().take(),
+        more,
+    })
+}
+
+/// Puts an observer's closure back when its call ends, a panic included
+/// (a panic leaves the closure as it was).
+struct PutBack<'w> {
+    world: &'w mut World,
+    at: usize,
+    observer: u64,
+    call: Option<ObserverCall>,
+}
+
+impl Drop for PutBack<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        let list = &mut self.world.listener_state_mut::<Observers>().list;
+        let observer = self.observer;
+        let at = match list.get(self.at) {
+            Some(o) if o.id == observer => Some(self.at),
+            _ => list.iter().position(|o| o.id == observer),
+        };
+        if let Some(at) = at {
+            *list[at].call_mut() = self.call.take();
+        }
+    }
+}
+
+/// Runs the closure `call` taken out of the observer at position `at` of
+/// id `observer` on one entity, and puts it back.
+#[inline]
+fn run(
+    world: &mut World,
+    (at, observer): (usize, u64),
+    id: EntityId,
+    ty: TypeIdx,
+    call: ObserverCall,
+) {
+    let mut put_back = PutBack {
+        world,
+        at,
+        observer,
+        call: Some(call),
     };
-    let mut ctx = Context::with_id(world, id, ty);
-    (call)(&mut ctx);
+    let PutBack { world, call, .. } = &mut put_back;
+    if let Some(call) = call {
+        call(&mut Context::with_id(world, id, ty));
+    }
 }
 
 /// Delivers [`ComponentEvent::Changed`] to each such observer: every entity holding
 /// a component that is-a its type changed since its last delivery.
 pub(crate) fn deliver_changes(world: &mut World) {
     let due: Vec<(usize, TypeId, Tick)> = world
-        .extension::<Observers>()
+        .listener_state::<Observers>()
         .into_iter()
         .flat_map(|o| o.list.iter().enumerate())
         .filter(|(_, o)| o.event == ComponentEvent::Changed)
@@ -196,16 +264,24 @@ pub(crate) fn deliver_changes(world: &mut World) {
             .into_iter()
             .map(|owner| world.id_at(owner))
             .collect();
-        let Some(observer) = world.extension_mut::<Observers>().list.get_mut(at) else {
+        let Some(observer) = world.listener_state_mut::<Observers>().list.get_mut(at) else {
             continue;
         };
         observer.seen = now;
-        let call = Arc::clone(&observer.call);
         for id in ids {
             // An earlier call may have despawned it.
-            if world.contains(id) {
-                run(world, id, ty, &call);
+            if !world.contains(id) {
+                continue;
             }
+            let observers = world.listener_state_mut::<Observers>();
+            let Some(observer) = observers.list.get_mut(at) else {
+                continue;
+            };
+            let observer_id = observer.id;
+            let Some(call) = observer.call_mut().take() else {
+                continue;
+            };
+            run(world, (at, observer_id), id, ty, call);
         }
     }
 }

@@ -35,49 +35,163 @@ pub struct BehaviourEntryPoints {
     pub(crate) hook: fn(&mut World, CompRef, usize, Hook),
 }
 
+/// A set of [`Hook`]s, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct HookSet(u8);
+
+impl HookSet {
+    /// Every hook: what a behaviour type hears.
+    pub(crate) const ALL: HookSet = HookSet(0b11_1111);
+    /// The hooks fired before a component is removed.
+    pub(crate) const REMOVAL: HookSet = HookSet(1 << Hook::Detach as u8 | 1 << Hook::Disable as u8);
+
+    /// The set holding only `hook`.
+    pub(crate) const fn of(hook: Hook) -> HookSet {
+        HookSet(1 << hook as u8)
+    }
+
+    /// Whether `hook` is in the set.
+    #[inline]
+    pub(crate) const fn has(self, hook: Hook) -> bool {
+        self.0 & 1 << hook as u8 != 0
+    }
+
+    /// Whether the two sets share a hook.
+    #[inline]
+    pub(crate) const fn meets(self, other: HookSet) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    #[inline]
+    pub(crate) const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The hooks in either set.
+    pub(crate) const fn union(self, other: HookSet) -> HookSet {
+        HookSet(self.0 | other.0)
+    }
+}
+
 /// Who hears about lifecycle moments beside a type's own hooks: an upper
-/// layer registers a function and the types it listens for (a component
-/// is heard when its type is-a one of them); this layer calls it after the
-/// component's own hook, wherever that fires.
+/// layer registers a function and the types it listens for, each with the
+/// hooks it hears (a component is heard when its type is-a one of them);
+/// this layer calls it after the component's own hook, wherever that
+/// fires, for those hooks only.
 #[derive(Default)]
 pub(crate) struct Listeners {
     call: Option<fn(&mut World, CompRef, Hook)>,
-    keys: Vec<TypeId>,
+    keys: Vec<(TypeId, HookSet)>,
+    /// By type index, what `keys` work out to for the types registered when
+    /// they were last worked out (registering a type or restoring a
+    /// snapshot works them out again): an add then asks an index, not the
+    /// type's chain.
+    by_type: Vec<HookSet>,
+    /// The listening layer's own state (its observers), kept here rather
+    /// than as an extension so that a call reaches it without a search.
+    state: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl World {
     /// Registers the function to call after a component's own hooks, and
-    /// the types whose components it hears (replacing any earlier ones).
-    /// Paths that skip hooks for types without any (bundles, batches)
-    /// take the checked path for these types from now on.
-    pub(crate) fn set_listeners(&mut self, call: fn(&mut World, CompRef, Hook), keys: Vec<TypeId>) {
+    /// the types whose components it hears, each with the hooks it hears
+    /// (replacing any earlier ones). Paths that skip hooks for types
+    /// without any (bundles, batches) take the checked path for these
+    /// types from now on.
+    pub(crate) fn set_listeners(
+        &mut self,
+        call: fn(&mut World, CompRef, Hook),
+        keys: Vec<(TypeId, HookSet)>,
+    ) {
         self.listeners = Listeners {
             call: Some(call).filter(|_| !keys.is_empty()),
             keys,
+            by_type: Vec::new(),
+            state: self.listeners.state.take(),
         };
+        self.refresh_heard();
         self.forget_bundle_tables();
+    }
+
+    /// The listening layer's state, when it has set one.
+    #[inline]
+    pub(crate) fn listener_state<S: 'static>(&self) -> Option<&S> {
+        self.listeners.state.as_deref()?.downcast_ref()
+    }
+
+    /// The listening layer's state, made on first use.
+    #[inline]
+    pub(crate) fn listener_state_mut<S: Send + Sync + Default + 'static>(&mut self) -> &mut S {
+        self.listeners
+            .state
+            .get_or_insert_with(|| Box::new(S::default()))
+            .downcast_mut()
+            .expect("one layer listens, with one type of state")
+    }
+
+    /// Works out again which hooks listeners hear on each registered type:
+    /// after the registered types or the listeners change.
+    pub(crate) fn refresh_heard(&mut self) {
+        let by_type = match self.listeners.keys.is_empty() {
+            true => Vec::new(),
+            false => (0..self.storage.types().len())
+                .map(|i| self.heard_by_chain(TypeIdx::from_index(i)))
+                .collect(),
+        };
+        self.listeners.by_type = by_type;
+    }
+
+    /// The hooks a listener hears on components of `ty`.
+    #[inline]
+    pub(crate) fn hooks_heard(&self, ty: TypeIdx) -> HookSet {
+        if self.listeners.keys.is_empty() {
+            return HookSet::default();
+        }
+        match self.listeners.by_type.get(ty.index()) {
+            Some(&heard) => heard,
+            None => self.heard_by_chain(ty),
+        }
+    }
+
+    /// [`World::hooks_heard`] worked out from `ty`'s chain.
+    fn heard_by_chain(&self, ty: TypeIdx) -> HookSet {
+        self.storage
+            .info(ty)
+            .vtable()
+            .map_or(HookSet::default(), |vtable| self.hooks_heard_vtable(vtable))
+    }
+
+    /// The hooks a listener hears on components of the type `vtable`
+    /// describes.
+    fn hooks_heard_vtable(&self, vtable: &ComponentVTable) -> HookSet {
+        let chain = vtable.chain.keys();
+        self.listeners
+            .keys
+            .iter()
+            .filter(|(key, _)| chain.iter().any(|k| k.type_id() == *key))
+            .fold(HookSet::default(), |heard, &(_, hooks)| heard.union(hooks))
     }
 
     /// Whether a listener hears components of `ty`.
     #[inline]
     pub(crate) fn heard(&self, ty: TypeIdx) -> bool {
-        !self.listeners.keys.is_empty()
-            && self
-                .storage
-                .info(ty)
-                .vtable()
-                .is_some_and(|vtable| self.heard_vtable(vtable))
+        !self.hooks_heard(ty).is_empty()
     }
 
     /// Whether a listener hears components of the type `vtable` describes.
     #[inline]
     pub(crate) fn heard_vtable(&self, vtable: &ComponentVTable) -> bool {
-        !self.listeners.keys.is_empty()
-            && vtable
-                .chain
-                .keys()
-                .iter()
-                .any(|key| self.listeners.keys.contains(&key.type_id()))
+        !self.listeners.keys.is_empty() && !self.hooks_heard_vtable(vtable).is_empty()
+    }
+
+    /// The hooks that do something on components of `ty`: every one for a
+    /// behaviour type, else those a listener hears.
+    #[inline]
+    pub(crate) fn hooks_of(&self, ty: TypeIdx) -> HookSet {
+        match self.storage().info(ty).has_hooks() {
+            true => HookSet::ALL,
+            false => self.hooks_heard(ty),
+        }
     }
 
     /// The behaviour entry points of `ty` and the chain level they run at,
@@ -114,14 +228,14 @@ impl World {
     }
 
     fn fire_always(&mut self, comp: CompRef, hook: Hook) {
-        if hook == Hook::Attach && !self.first_attached.contains(&comp.ty) {
-            self.first_attached.push(comp.ty);
-        }
         if let Some((fns, level)) = self.behaviour_fns(comp.ty) {
+            if hook == Hook::Attach && !self.first_attached.contains(&comp.ty) {
+                self.first_attached.push(comp.ty);
+            }
             (fns.hook)(self, comp, level, hook);
         }
         if let Some(call) = self.listeners.call
-            && self.heard(comp.ty)
+            && self.hooks_heard(comp.ty).has(hook)
         {
             call(self, comp, hook);
         }
@@ -175,16 +289,38 @@ impl World {
     /// component at `pos`.
     fn fire_attached(&mut self, index: EntityIndex, pos: usize) {
         let c = self.comp_at(index, pos);
-        if self.has_hooks(c.ty) {
+        self.fire_attached_comp(c);
+    }
+
+    /// `on_attach`, then `on_enable` when it is enabled, on `c`, each when
+    /// someone hears it.
+    pub(crate) fn fire_attached_comp(&mut self, c: CompRef) {
+        if self.storage().info(c.ty).has_hooks() {
             self.fire(c, Hook::Attach);
-            if self
-                .storage()
-                .meta(c.ty, c.seg, c.row)
-                .is_some_and(|meta| meta.is_enabled())
-            {
+            if self.comp_enabled(c) {
                 self.fire(c, Hook::Enable);
             }
+            return;
         }
+        // No hooks of its own: straight to the listener, for what it hears
+        // (what `fire` would come to, without looking for hooks).
+        let hooks = self.hooks_heard(c.ty);
+        let Some(call) = self.listeners.call else {
+            return;
+        };
+        if hooks.has(Hook::Attach) {
+            call(self, c, Hook::Attach);
+        }
+        if hooks.has(Hook::Enable) && self.comp_enabled(c) && !self.owner_disabled(c) {
+            call(self, c, Hook::Enable);
+        }
+    }
+
+    /// Whether `c` itself is enabled (its entity may not be).
+    fn comp_enabled(&self, c: CompRef) -> bool {
+        self.storage()
+            .meta(c.ty, c.seg, c.row)
+            .is_some_and(|meta| meta.is_enabled())
     }
 
     /// Positions `from..` of the entity's components, each after the
@@ -232,14 +368,16 @@ impl World {
     /// in the order given, before they are removed.
     pub(crate) fn fire_removal_hooks(&mut self, comps: &[CompRef]) {
         for &c in comps {
-            if self.has_hooks(c.ty) {
-                if self
+            let hooks = self.hooks_of(c.ty);
+            if hooks.has(Hook::Disable)
+                && self
                     .storage()
                     .meta(c.ty, c.seg, c.row)
                     .is_some_and(|meta| meta.is_enabled())
-                {
-                    self.fire(c, Hook::Disable);
-                }
+            {
+                self.fire(c, Hook::Disable);
+            }
+            if hooks.has(Hook::Detach) {
                 self.fire(c, Hook::Detach);
             }
         }
@@ -264,6 +402,6 @@ impl World {
 
     /// Whether components of `ty` have hooks, or a listener hears them.
     pub(crate) fn has_hooks(&self, ty: TypeIdx) -> bool {
-        self.storage().info(ty).has_hooks() || self.heard(ty)
+        !self.hooks_of(ty).is_empty()
     }
 }

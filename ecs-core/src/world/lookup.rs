@@ -3,6 +3,7 @@
 
 use crate::entity::{EntityIndex, SegId, TypeIdx};
 use crate::table::tables::Place;
+use crate::world::hooks::HookSet;
 use crate::world::World;
 use crate::{Component, Error};
 
@@ -61,10 +62,23 @@ impl World {
         value: C,
     ) -> Result<&mut C, Error> {
         let ty = self.register::<C>();
-        if self.is_plain_ty(ty) {
-            // No requirements and no hooks: check, append, done.
+        if self.storage.info(ty).is_plain() {
+            // No requirements and no hooks of its own: check, append, and
+            // tell the listeners, if any hear it.
             self.check_single::<C>(index, ty)?;
-            return Ok(self.append(index, ty, value));
+            if !self.heard(ty) {
+                return Ok(self.append(index, ty, value));
+            }
+            let place = self.make_room_for(index, ty);
+            let row = self.storage.push_value(place, value);
+            let comp = crate::entity::CompRef {
+                ty,
+                seg: place.seg,
+                row,
+            };
+            self.fire_attached_comp(comp);
+            let now = self.storage.write_tick();
+            return Ok(self.storage.segment_mut(place.seg).get_mut(row, now));
         }
         let before = self.comp_count(index);
         self.insert_inner(index, value)?;
@@ -246,7 +260,7 @@ impl World {
             .position_exact(self.entities.slot(index).table, t)?;
         // Hooks run first, while the component is still attached; they
         // cannot change the entity's structure, so `pos` stays valid.
-        if self.has_hooks(t) {
+        if self.hooks_of(t).meets(HookSet::REMOVAL) {
             self.fire_removal_hooks(&[self.comp_at(index, pos)]);
         }
         Some(self.take_at::<T>(index, pos))

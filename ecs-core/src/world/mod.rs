@@ -323,7 +323,9 @@ impl World {
         let mut requirements = crate::component::require::Requirements::default();
         (vtable.requirements)(&mut requirements);
         crate::component::catalog::note_stored(vtable);
-        self.storage.register(vtable, !requirements.is_empty())
+        let ty = self.storage.register(vtable, !requirements.is_empty());
+        self.refresh_heard();
+        ty
     }
 
     /// The meta word (serial, disabled and started bits) of `comp`.

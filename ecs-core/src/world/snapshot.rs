@@ -117,6 +117,7 @@ impl World {
         self.extensions.restore(&snapshot.extensions);
         self.plans = crate::query::PlanCache::default();
         self.forget_bundle_tables();
+        self.refresh_heard();
         drop(old);
         Ok(())
     }

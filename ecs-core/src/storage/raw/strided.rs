@@ -45,7 +45,26 @@ unsafe impl<T: Sync> Send for Strided<'_, T> {}
 // SAFETY: as for `Send`.
 unsafe impl<T: Sync> Sync for Strided<'_, T> {}
 
-impl<T> Strided<'_, T> {
+impl<T> Clone for Strided<'_, T> {
+    fn clone(&self) -> Self {
+        Strided { ..*self }
+    }
+}
+
+impl<'a, T> Strided<'a, T> {
+    /// Row `row` of the rows not yet walked, `None` past the last: random
+    /// access for readers that jump between rows (the ancestor term).
+    #[inline(always)]
+    pub fn get(&self, row: usize) -> Option<&'a T> {
+        let span = self.end as usize - self.next.as_ptr() as usize;
+        let offset = row.checked_mul(self.step).filter(|&o| o < span)?;
+        let at = self.next.as_ptr().wrapping_add(offset);
+        // SAFETY: `offset` is a whole number of steps below the walk's
+        // span, so `at` is a row not yet walked, below `end`, which holds a
+        // `T` at this offset (`BlobVec::iter`, `from_slice`), borrowed 'a.
+        Some(unsafe { &*at.cast::<T>() })
+    }
+
     /// The first `at` rows (at most all), and the rest.
     pub fn split_at(self, at: usize) -> (Self, Self) {
         let at = at.min(self.len());
