@@ -278,6 +278,26 @@ impl BlobVec {
         std::mem::replace(self, empty)
     }
 
+    /// An empty array of the same type, with no allocation.
+    pub fn empty_like(&self) -> BlobVec {
+        BlobVec::new(self.ty)
+    }
+
+    /// Whether `other` holds values of the same type.
+    pub fn same_type(&self, other: &BlobVec) -> bool {
+        self.id == other.id
+    }
+
+    /// How many values it holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     #[inline]
     fn size(&self) -> usize {
         self.size
