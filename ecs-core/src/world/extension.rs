@@ -117,10 +117,11 @@ impl Extensions {
                     .is_some_and(|(_, copy)| extension.restore_from(&**copy))
         });
         for (id, copy) in &snapshot.slots {
-            if !self.slots.iter().any(|(have, _)| have == id) {
-                if let Some(copy) = copy.snapshot() {
-                    self.slots.push((*id, copy));
-                }
+            if self.slots.iter().any(|(have, _)| have == id) {
+                continue;
+            }
+            if let Some(copy) = copy.snapshot() {
+                self.slots.push((*id, copy));
             }
         }
     }
