@@ -117,6 +117,41 @@ fn no_hook_runs_and_nothing_counts_as_changed_on_restore() {
 }
 
 #[test]
+fn a_whole_segment_written_after_the_snapshot_has_its_old_ticks_after_restore() {
+    let mut world = World::new();
+    let ids: Vec<EntityId> = (0..10)
+        .map(|i| world.spawn_with((Position(i), Velocity(1))).unwrap())
+        .collect();
+    let seen = world.change_tick();
+    // One row changed since `seen` when the snapshot is taken.
+    world
+        .entity_mut(ids[3])
+        .unwrap()
+        .get_mut::<Position>()
+        .unwrap()
+        .0 = 7;
+    let frame = world.snapshot().unwrap();
+    // A writing query over every row marks the segment as a whole.
+    for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
+        p.0 += v.0;
+    }
+    let changed = |world: &World| {
+        (world.query::<(&Position,)>())
+            .changed_since::<Position>(seen)
+            .count()
+    };
+    assert_eq!(changed(&world), 10);
+    world.restore(&frame).unwrap();
+    assert_eq!(changed(&world), 1);
+    // Restored in place twice: the second from a world marked again.
+    for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
+        p.0 += v.0;
+    }
+    world.restore(&frame).unwrap();
+    assert_eq!(changed(&world), 1);
+}
+
+#[test]
 fn a_type_without_clone_is_named_and_the_world_is_untouched() {
     #[derive(Component, Debug)]
     struct Socket;

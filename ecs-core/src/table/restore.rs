@@ -10,7 +10,7 @@
 use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use crate::table::{tables::Tables, CopyError, Storage};
+use crate::table::{tables::Tables, CopyError, Segment, Storage};
 
 /// A panic's payload, kept to be raised again once the storage is whole.
 type Payload = Box<dyn Any + Send>;
@@ -117,13 +117,28 @@ impl Storage {
     fn take_rows(&mut self, from: &Storage) {
         let spares = &mut self.spares;
         for ((to, from), spare) in self.segments.iter_mut().zip(&from.segments).zip(spares) {
+            // Every field named, so a field added to `Segment` is a compile
+            // error here until the restore copies it too.
+            let Segment {
+                data: _,
+                meta,
+                table: _,
+                ty: _,
+                disabled,
+                added,
+                changed,
+                changed_all,
+                added_max,
+                changed_max,
+            } = from;
             std::mem::swap(&mut to.data, spare);
-            to.meta.clone_from(&from.meta);
-            to.added.clone_from(&from.added);
-            to.changed.clone_from(&from.changed);
-            to.disabled = from.disabled;
-            to.added_max = from.added_max;
-            to.changed_max = from.changed_max;
+            to.meta.clone_from(meta);
+            to.added.clone_from(added);
+            to.changed.clone_from(changed);
+            to.disabled = *disabled;
+            to.changed_all = *changed_all;
+            to.added_max = *added_max;
+            to.changed_max = *changed_max;
         }
         for (to, from) in self.columns.iter_mut().zip(&from.columns) {
             if let (Some(to), Some(from)) = (to, from) {
