@@ -117,6 +117,41 @@ fn no_hook_runs_and_nothing_counts_as_changed_on_restore() {
 }
 
 #[test]
+fn a_whole_segment_written_after_the_snapshot_has_its_old_ticks_after_restore() {
+    let mut world = World::new();
+    let ids: Vec<EntityId> = (0..10)
+        .map(|i| world.spawn_with((Position(i), Velocity(1))).unwrap())
+        .collect();
+    let seen = world.change_tick();
+    // One row changed since `seen` when the snapshot is taken.
+    world
+        .entity_mut(ids[3])
+        .unwrap()
+        .get_mut::<Position>()
+        .unwrap()
+        .0 = 7;
+    let frame = world.snapshot().unwrap();
+    // A writing query over every row marks the segment as a whole.
+    for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
+        p.0 += v.0;
+    }
+    let changed = |world: &World| {
+        (world.query::<(&Position,)>())
+            .changed_since::<Position>(seen)
+            .count()
+    };
+    assert_eq!(changed(&world), 10);
+    world.restore(&frame).unwrap();
+    assert_eq!(changed(&world), 1);
+    // Restored in place twice: the second from a world marked again.
+    for (p, v) in world.query_mut::<(&mut Position, &Velocity)>() {
+        p.0 += v.0;
+    }
+    world.restore(&frame).unwrap();
+    assert_eq!(changed(&world), 1);
+}
+
+#[test]
 fn a_type_without_clone_is_named_and_the_world_is_untouched() {
     #[derive(Component, Debug)]
     struct Socket;
@@ -345,4 +380,140 @@ fn a_clone_that_panics_half_way_leaves_the_world_and_every_value_whole() {
     drop(frame);
     drop(world);
     assert_eq!(LIVE.load(Ordering::SeqCst), 0);
+}
+
+thread_local! {
+    /// `Brittle` values alive on this thread.
+    static BRITTLE_LIVE: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
+    /// Clones left before a `Brittle` clone panics.
+    static BRITTLE_CLONES_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+    /// The value whose next `Drop` panics.
+    static BRITTLE_DROP_PANICS: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// Counts its live values (per thread, so tests do not race); its `clone`
+/// panics once `BRITTLE_CLONES_LEFT` runs out, its `drop` when it holds
+/// the value `BRITTLE_DROP_PANICS` names.
+#[derive(Component, Debug)]
+#[component(name = "snapshot::Brittle")]
+struct Brittle(u32);
+
+impl Brittle {
+    fn new(v: u32) -> Self {
+        BRITTLE_LIVE.set(BRITTLE_LIVE.get() + 1);
+        Brittle(v)
+    }
+}
+
+impl Clone for Brittle {
+    fn clone(&self) -> Self {
+        let left = BRITTLE_CLONES_LEFT.get();
+        if left == 0 {
+            panic!("clone failed");
+        }
+        BRITTLE_CLONES_LEFT.set(left - 1);
+        Brittle::new(self.0)
+    }
+}
+
+impl Drop for Brittle {
+    fn drop(&mut self) {
+        BRITTLE_LIVE.set(BRITTLE_LIVE.get() - 1);
+        if BRITTLE_DROP_PANICS.get() == Some(self.0) {
+            BRITTLE_DROP_PANICS.set(None);
+            panic!("drop failed");
+        }
+    }
+}
+
+/// Each entity with its `Brittle` and `Position`, in iteration order.
+fn brittle_picture(world: &World) -> BrittleRows {
+    let rows = world.query::<(EntityId,)>().include_inactive().into_iter();
+    rows.map(|(id,)| {
+        let e = world.entity(id).unwrap();
+        (
+            id,
+            e.get::<Brittle>().map(|b| b.0),
+            e.get::<Position>().map(|p| p.0),
+        )
+    })
+    .collect()
+}
+
+/// Rows of [`brittle_picture`].
+type BrittleRows = Vec<(EntityId, Option<u32>, Option<i32>)>;
+
+/// A world of `Brittle`s in two tables, changed since its snapshot was
+/// taken (within the same tables, so a restore is in place); the
+/// snapshot, and the world's picture when it was taken.
+fn brittle_world() -> (World, Snapshot, BrittleRows) {
+    let mut world = World::new();
+    let mut ids = Vec::new();
+    for i in 0..10 {
+        ids.push(world.spawn_with((Brittle::new(i),)).unwrap());
+        world
+            .spawn_with((Position(i as i32), Brittle::new(100 + i)))
+            .unwrap();
+    }
+    let frame = world.snapshot().unwrap();
+    let then = brittle_picture(&world);
+    world.despawn(ids[3]).unwrap();
+    world.spawn_with((Brittle::new(50),)).unwrap();
+    for (b,) in world.query_mut::<(&mut Brittle,)>() {
+        b.0 += 1000;
+    }
+    (world, frame, then)
+}
+
+#[test]
+fn a_clone_that_panics_during_a_restore_in_place_leaves_the_world_as_it_was() {
+    let (mut world, frame, then) = brittle_world();
+    let changed = brittle_picture(&world);
+    let live = BRITTLE_LIVE.get();
+    // Both tables: a panic in the first and one in the second.
+    for left in [4, 15] {
+        BRITTLE_CLONES_LEFT.set(left);
+        let restored =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.restore(&frame)));
+        BRITTLE_CLONES_LEFT.set(usize::MAX);
+        assert!(restored.is_err());
+        assert_eq!(brittle_picture(&world), changed);
+        assert_eq!(BRITTLE_LIVE.get(), live, "the clones made were dropped");
+    }
+    // The world works on, and a restore now succeeds.
+    world.spawn_with((Brittle::new(7),)).unwrap();
+    world.restore(&frame).unwrap();
+    assert_eq!(brittle_picture(&world), then);
+    assert_eq!(BRITTLE_LIVE.get(), 20 * 2);
+    drop((world, frame));
+    assert_eq!(BRITTLE_LIVE.get(), 0);
+}
+
+#[test]
+fn a_drop_that_panics_during_a_restore_leaves_the_world_restored() {
+    let (mut world, frame, then) = brittle_world();
+    // An old value (changed since the snapshot, so only the world has it)
+    // panics when dropped.
+    BRITTLE_DROP_PANICS.set(Some(1005));
+    let restored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.restore(&frame)));
+    assert!(restored.is_err());
+    assert_eq!(BRITTLE_DROP_PANICS.get(), None, "the panicking drop ran");
+    let picture = brittle_picture(&world);
+    assert_eq!(picture, then);
+    // Every old value was dropped once: the world and the snapshot hold
+    // 20 each.
+    assert_eq!(BRITTLE_LIVE.get(), 20 * 2);
+    // The world works on: a second restore, a change, a despawn.
+    world.restore(&frame).unwrap();
+    let id = picture[0].0;
+    world
+        .entity_mut(id)
+        .unwrap()
+        .get_mut::<Brittle>()
+        .unwrap()
+        .0 = 9;
+    world.despawn(id).unwrap();
+    assert_eq!(BRITTLE_LIVE.get(), 20 * 2 - 1);
+    drop((world, frame));
+    assert_eq!(BRITTLE_LIVE.get(), 0);
 }

@@ -1040,6 +1040,71 @@ fn bench_save_shapes(c: &mut Criterion) {
     save_load_shape(c, "hierarchy", hierarchy::world(N), hierarchy::rows(N));
 }
 
+// ------------------------------------------------------------------ snapshot
+
+/// Snapshots of a 10k x 5 world (`benches_peers::snapshot`: 104 bytes of
+/// values per entity) against cloning the same values held in five
+/// `Vec`s (`vec_clone`, the floor a copy of the state costs). `snapshot`:
+/// `World::snapshot`; `restore_same_world`: `World::restore` into the world
+/// the snapshot was taken from after a frame of play (untimed), the
+/// rollback case, which reuses the world's memory. bevy_ecs (built without
+/// reflection, and without bevy_scene, so neither a reflected world copy
+/// nor a `DynamicScene` round trip is available) has no whole-world copy;
+/// its nearest, `bevy_clone_entities`, clones every entity with an
+/// `EntityCloner` (each component's `Clone`) into the same world.
+fn bench_snapshot(c: &mut Criterion) {
+    use benches_peers::snapshot::*;
+    let mut group = c.benchmark_group("snapshot");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    eprintln!(
+        "snapshot: {} B of component values",
+        value_bytes(N_ENTITIES)
+    );
+    let values = columns(N_ENTITIES);
+    // Each copy is dropped inside the timing, as a ring of snapshots drops
+    // its oldest: the allocator hands the same warm memory back, so what
+    // is measured is the copy, not the kernel's page faults on fresh
+    // memory (which made `iter_with_large_drop` vary fourfold here).
+    group.bench_function("vec_clone", |b| {
+        b.iter(|| drop(black_box(black_box(&values).clone())))
+    });
+    let mut world = ours(N_ENTITIES);
+    group.bench_function("snapshot", |b| {
+        b.iter(|| drop(black_box(world.snapshot().unwrap())))
+    });
+    let frame = world.snapshot().unwrap();
+    group.bench_function("restore_same_world", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                play(&mut world);
+                let start = Instant::now();
+                world.restore(black_box(&frame)).unwrap();
+                total += start.elapsed();
+            }
+            total
+        })
+    });
+    group.bench_function("bevy_clone_entities", |b| {
+        b.iter_batched(
+            || {
+                let mut w = bevy(N_ENTITIES);
+                let ids: Vec<_> = w.query::<bevy_ecs::entity::Entity>().iter(&w).collect();
+                (w, ids)
+            },
+            |(mut w, ids)| {
+                let mut cloner = bevy_ecs::entity::EntityCloner::build_opt_out(&mut w).finish();
+                for id in ids {
+                    cloner.spawn_clone(&mut w, id);
+                }
+                w
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
 // ------------------------------------------------------------------ up_term
 
 /// ecs-core only: the `Up<&T>` term against a plain term on the same
@@ -1093,6 +1158,6 @@ criterion_group! {
         bench_get_all, bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_join5,
         bench_par_light, bench_add_remove, bench_changed, bench_observer_add, bench_heavy_compute,
         bench_update, bench_broadcast, bench_blueprint, bench_save_load, bench_save_shapes,
-        bench_up_term
+        bench_up_term, bench_snapshot
 }
 criterion_main!(peers);

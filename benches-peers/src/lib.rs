@@ -375,6 +375,78 @@ pub mod simple {
     }
 }
 
+/// The snapshot world: `n` entities each holding ecs_bench_suite's four
+/// components and a [`Health`] (5 components, 104 bytes of values per
+/// entity), one table; the same values held in five `Vec`s are the
+/// baseline a snapshot is measured against.
+pub mod snapshot {
+    use super::*;
+
+    /// One entity's components.
+    pub type Row = (Transform, Position, Rotation, Velocity, Health);
+
+    /// Entity `i`'s components (values differ per entity).
+    pub fn row(i: usize) -> Row {
+        let v = i as f32;
+        (
+            Transform(rotation_x(v)),
+            Position([v, 0.0, 0.0]),
+            Rotation([0.0, v, 0.0]),
+            Velocity([0.0, 0.0, v]),
+            Health(v),
+        )
+    }
+
+    /// The same values as the worlds hold, one `Vec` per component type:
+    /// what a game would clone to keep a copy of its state by hand.
+    #[derive(Clone)]
+    pub struct Columns {
+        pub transforms: Vec<Transform>,
+        pub positions: Vec<Position>,
+        pub rotations: Vec<Rotation>,
+        pub velocities: Vec<Velocity>,
+        pub healths: Vec<Health>,
+    }
+
+    /// `n` rows as [`Columns`].
+    pub fn columns(n: usize) -> Columns {
+        let rows: Vec<Row> = (0..n).map(row).collect();
+        Columns {
+            transforms: rows.iter().map(|r| r.0).collect(),
+            positions: rows.iter().map(|r| r.1).collect(),
+            rotations: rows.iter().map(|r| r.2).collect(),
+            velocities: rows.iter().map(|r| r.3).collect(),
+            healths: rows.iter().map(|r| r.4).collect(),
+        }
+    }
+
+    /// Bytes of component values in `n` rows.
+    pub fn value_bytes(n: usize) -> usize {
+        n * std::mem::size_of::<Row>()
+    }
+
+    pub fn ours(n: usize) -> ecs_core::World {
+        let mut w = ecs_core::World::new();
+        w.spawn_batch((0..n).map(row)).unwrap();
+        w
+    }
+
+    pub fn bevy(n: usize) -> bevy_ecs::world::World {
+        let mut w = bevy_ecs::world::World::new();
+        w.spawn_batch((0..n).map(row));
+        w
+    }
+
+    /// One frame of play between a snapshot and its restore: every
+    /// position moves, every health changes.
+    pub fn play(w: &mut ecs_core::World) {
+        for (p, h, v) in w.query_mut::<(&mut Position, &mut Health, &Velocity)>() {
+            p.0[2] += v.0[2];
+            h.0 -= 1.0;
+        }
+    }
+}
+
 /// The join5 world: [`N_ENTITIES`] entities in four tables of
 /// [`join5::PER_TABLE`], all holding `(Position, Velocity, Health, Radius,
 /// Team)` (5 components), the second table also `Armor` (6), the third

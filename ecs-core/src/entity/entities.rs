@@ -17,7 +17,7 @@ impl Default for WorldTag {
 }
 
 /// The slots of one world's entities.
-#[derive(Default, Clone)]
+#[derive(Default)]
 pub(crate) struct Entities {
     tag: WorldTag,
     slots: Vec<EntitySlot>,
@@ -27,6 +27,28 @@ pub(crate) struct Entities {
     /// step by the scene layer so that queries can read up the tree;
     /// grown only when a link is made, so worlds without one pay nothing.
     parents: Vec<EntityIndex>,
+}
+
+impl Clone for Entities {
+    fn clone(&self) -> Self {
+        Entities {
+            tag: self.tag,
+            slots: self.slots.clone(),
+            free: self.free.clone(),
+            live: self.live,
+            parents: self.parents.clone(),
+        }
+    }
+
+    /// Reuses this one's buffers (a restore into the same world allocates
+    /// nothing): what a derived `Clone` would not do.
+    fn clone_from(&mut self, source: &Self) {
+        self.tag = source.tag;
+        self.slots.clone_from(&source.slots);
+        self.free.clone_from(&source.free);
+        self.live = source.live;
+        self.parents.clone_from(&source.parents);
+    }
 }
 
 impl Entities {

@@ -111,6 +111,23 @@ impl crate::world::extension::Extension for RuntimeState {
     fn in_snapshots(&self) -> bool {
         true
     }
+
+    /// As a fresh copy would be: the update order and ticks taken, no
+    /// command waiting and no error kept, no update or flush under way.
+    fn restore_from(&mut self, snapshot: &dyn crate::world::extension::Extension) -> bool {
+        let snapshot: &dyn std::any::Any = snapshot;
+        let Some(copy) = snapshot.downcast_ref::<RuntimeState>() else {
+            return false;
+        };
+        self.update_order.clone_from(&copy.update_order);
+        self.update_ticks.clone_from(&copy.update_ticks);
+        self.commands.truncate(0);
+        self.command_errors.kept.clear();
+        self.command_errors.dropped = 0;
+        self.in_update = false;
+        self.flushing = false;
+        true
+    }
 }
 
 /// The behaviour runtime's state, when anything made it yet.

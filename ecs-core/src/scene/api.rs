@@ -12,7 +12,7 @@ use crate::entity::EntityIndex;
 use crate::scene::hierarchy::{self, Hierarchy};
 use crate::scene::names::Names;
 use crate::scene::search::{self, TreeFilter};
-use crate::world::extension::Extension;
+use crate::world::extension::{restore_clone, Extension};
 use crate::{Component, EntityId, EntityMut, EntityRef, Error, World};
 
 /// What a world that never named an entity reads.
@@ -32,6 +32,10 @@ impl Extension for Names {
     fn in_snapshots(&self) -> bool {
         true
     }
+
+    fn restore_from(&mut self, snapshot: &dyn Extension) -> bool {
+        restore_clone(self, snapshot)
+    }
 }
 
 impl Extension for Hierarchy {
@@ -45,6 +49,10 @@ impl Extension for Hierarchy {
 
     fn in_snapshots(&self) -> bool {
         true
+    }
+
+    fn restore_from(&mut self, snapshot: &dyn Extension) -> bool {
+        restore_clone(self, snapshot)
     }
 }
 

@@ -8,10 +8,26 @@ use crate::{EntityId, EntityMut, EntityRef, Error};
 
 const NO_PARENT: EntityIndex = EntityIndex(u32::MAX);
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Node {
     parent: EntityIndex,
     children: Vec<EntityIndex>,
+}
+
+impl Clone for Node {
+    fn clone(&self) -> Self {
+        Node {
+            parent: self.parent,
+            children: self.children.clone(),
+        }
+    }
+
+    /// Reuses the children's buffer (a derived `clone_from` would not), so
+    /// restoring a snapshot into its own world allocates nothing.
+    fn clone_from(&mut self, source: &Self) {
+        self.parent = source.parent;
+        self.children.clone_from(&source.children);
+    }
 }
 
 impl Default for Node {
@@ -25,9 +41,21 @@ impl Default for Node {
 
 /// Links by entity slot; grown only when links are made, so worlds without a
 /// hierarchy pay nothing for it.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct Hierarchy {
     nodes: Vec<Node>,
+}
+
+impl Clone for Hierarchy {
+    fn clone(&self) -> Self {
+        Hierarchy {
+            nodes: self.nodes.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.nodes.clone_from(&source.nodes);
+    }
 }
 
 impl Hierarchy {

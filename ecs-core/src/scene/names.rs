@@ -16,7 +16,7 @@ use crate::{EntityId, EntityMut};
 /// That order only grows, so a list kept sorted by appending does; removal
 /// leaves a tombstone, swept once tombstones outnumber live entries, so
 /// naming, renaming and despawning stay cheap with thousands of "crate"s.
-#[derive(Default, Debug, Clone)]
+#[derive(Default, Debug)]
 pub(crate) struct Names {
     /// By slot: the name's index in `names` and the order it was given in.
     /// Grown only when a name is given, so unnamed worlds pay nothing.
@@ -28,7 +28,7 @@ pub(crate) struct Names {
     next: u64,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct NameSlots {
     text: Arc<str>,
     /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.
@@ -38,6 +38,56 @@ struct NameSlots {
     /// constant time.
     head: usize,
     live: usize,
+}
+
+impl Clone for Names {
+    fn clone(&self) -> Self {
+        Names {
+            by_slot: self.by_slot.clone(),
+            names: self.names.clone(),
+            index: self.index.clone(),
+            free: self.free.clone(),
+            next: self.next,
+        }
+    }
+
+    /// Reuses this one's buffers, so restoring a snapshot into the world
+    /// it was taken from allocates nothing (a derived `clone_from` would
+    /// clone afresh).
+    fn clone_from(&mut self, source: &Self) {
+        self.by_slot.clone_from(&source.by_slot);
+        self.names.clone_from(&source.names);
+        if self.index.capacity() >= source.index.len() {
+            // Refilled in place: the text is shared, so nothing is
+            // allocated (the map's own `clone_from` reallocates unless both
+            // have the same number of buckets).
+            self.index.clear();
+            let entries = source.index.iter().map(|(k, v)| (Arc::clone(k), *v));
+            self.index.extend(entries);
+        } else {
+            self.index.clone_from(&source.index);
+        }
+        self.free.clone_from(&source.free);
+        self.next = source.next;
+    }
+}
+
+impl Clone for NameSlots {
+    fn clone(&self) -> Self {
+        NameSlots {
+            text: Arc::clone(&self.text),
+            entries: self.entries.clone(),
+            head: self.head,
+            live: self.live,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.text = Arc::clone(&source.text);
+        self.entries.clone_from(&source.entries);
+        self.head = source.head;
+        self.live = source.live;
+    }
 }
 
 const GONE: EntityIndex = EntityIndex(u32::MAX);

@@ -38,6 +38,7 @@ impl Storage {
             first: self.first.clone(),
             trashed: Vec::new(),
             clock: self.clock.clone(),
+            spares: Vec::new(),
         })
     }
 

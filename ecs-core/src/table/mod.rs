@@ -13,6 +13,7 @@ mod copy;
 mod meta;
 mod moves;
 mod reclaim;
+mod restore;
 mod rows;
 mod segment;
 pub(crate) mod tables;
@@ -54,6 +55,10 @@ pub(crate) struct Storage {
     trashed: Vec<TypeIdx>,
     /// The change clock every row's ticks are read against.
     clock: ticks::Clock,
+    /// By segment slot, an empty array of the segment's type whose buffer
+    /// a restore in place clones into (see [`Storage::restore_in_place`]):
+    /// empty until the first restore, then the buffer the segment had.
+    spares: Vec<crate::storage::raw::BlobVec>,
 }
 
 impl Storage {

@@ -204,6 +204,25 @@ impl Types {
         meta
     }
 
+    /// Whether `other` holds the same types at the same indices, each
+    /// registered the same way: then everything but the serials is equal,
+    /// and [`Types::take_serials`] makes the two equal.
+    pub fn same_types(&self, other: &Types) -> bool {
+        self.infos.len() == other.infos.len()
+            && self.infos.iter().zip(&other.infos).all(|(a, b)| {
+                a.key.type_id() == b.key.type_id()
+                    && a.vtable.is_some() == b.vtable.is_some()
+                    && a.has_requirements == b.has_requirements
+            })
+    }
+
+    /// Takes `other`'s next serials, for a registry of the same types.
+    pub fn take_serials(&mut self, other: &Types) {
+        for (a, b) in self.infos.iter_mut().zip(&other.infos) {
+            a.next_serial = b.next_serial;
+        }
+    }
+
     /// Enters the type `vtable` describes and its ancestors (ancestors
     /// first, so each one's own ancestors are known); returns its index.
     pub fn register(

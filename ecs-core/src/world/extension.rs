@@ -37,6 +37,27 @@ pub(crate) trait Extension: Any + Send + Sync {
     fn in_snapshots(&self) -> bool {
         false
     }
+
+    /// Makes this state what `snapshot` (a copy [`Extension::snapshot`]
+    /// gave) stands for, in place, reusing this state's memory; `false`
+    /// when it cannot, and the restore then puts a fresh copy in its place.
+    fn restore_from(&mut self, snapshot: &dyn Extension) -> bool {
+        let _ = snapshot;
+        false
+    }
+}
+
+/// [`Extension::restore_from`] for state whose copy is a plain clone:
+/// `clone_from` the snapshot's copy when it is an `E`.
+pub(crate) fn restore_clone<E: Extension + Clone>(this: &mut E, snapshot: &dyn Extension) -> bool {
+    let snapshot: &dyn Any = snapshot;
+    match snapshot.downcast_ref::<E>() {
+        Some(copy) => {
+            this.clone_from(copy);
+            true
+        }
+        None => false,
+    }
 }
 
 /// What each extension had queued when an operation began.
@@ -86,14 +107,23 @@ impl Extensions {
 
     /// Takes `snapshot`'s extensions (copied again, so it can be restored
     /// more than once), keeping those that are not part of snapshots.
+    /// State this world already has is restored in place, so a restore
+    /// into the world the snapshot was taken from allocates nothing.
     pub(crate) fn restore(&mut self, snapshot: &Extensions) {
-        self.slots.retain(|(_, e)| !e.in_snapshots());
-        self.slots.extend(
-            snapshot
-                .slots
-                .iter()
-                .filter_map(|(id, e)| Some((*id, e.snapshot()?))),
-        );
+        self.slots.retain_mut(|(id, extension)| {
+            !extension.in_snapshots()
+                || (snapshot.slots.iter())
+                    .find(|(copied, _)| copied == id)
+                    .is_some_and(|(_, copy)| extension.restore_from(&**copy))
+        });
+        for (id, copy) in &snapshot.slots {
+            if self.slots.iter().any(|(have, _)| have == id) {
+                continue;
+            }
+            if let Some(copy) = copy.snapshot() {
+                self.slots.push((*id, copy));
+            }
+        }
     }
 
     /// Tells every extension that the entity in slot `index` is gone.

@@ -100,6 +100,18 @@ impl World {
     /// dropped. A snapshot of another world gives this world its contents
     /// (its ids stay this world's).
     ///
+    /// Restoring into a world with the same tables and component types as
+    /// the snapshot (the world it was taken from, in a rollback loop)
+    /// copies into the world's own buffers: once they are large enough,
+    /// a restore allocates nothing. The world then keeps a second buffer
+    /// per component array, the one the old values were in, for the next
+    /// restore. Otherwise the world's storage is replaced by a fresh copy.
+    ///
+    /// When a component's `Clone` panics, the panic goes on and the world
+    /// is as it was before the restore (the clones made are dropped). When
+    /// a `Drop` of an old value panics, the world is restored, the other
+    /// old values are dropped, and then the panic goes on.
+    ///
     /// # Errors
     /// [`Error::SnapshotWhileRunning`] from inside a behaviour, hook or
     /// receiver; the world is then left as it was.
@@ -107,18 +119,38 @@ impl World {
         if let Err(CopyError::Lent(running)) = self.storage.try_lent() {
             return Err(Error::SnapshotWhileRunning { running });
         }
+        if !self.storage.same_shape(&snapshot.storage) {
+            return self.restore_replacing(snapshot);
+        }
+        // The tables are the same, so plans and bundle tables stay valid.
+        self.storage
+            .restore_in_place(&snapshot.storage)
+            .map_err(copy_error)?;
+        self.restore_rest(snapshot);
+        // The old values are dropped once the world is whole again.
+        self.storage.drop_spares();
+        Ok(())
+    }
+
+    /// [`World::restore`] into a storage of another shape: a fresh copy.
+    fn restore_replacing(&mut self, snapshot: &Snapshot) -> Result<(), Error> {
         let storage = snapshot.storage.try_clone().map_err(copy_error)?;
         // The old values are dropped after the world is whole again, so a
         // panicking `Drop` cannot leave it half restored.
         let old = std::mem::replace(&mut self.storage, storage);
-        self.entities.restore_from(&snapshot.entities);
-        self.layers.clone_from(&snapshot.layers);
-        self.first_attached.clone_from(&snapshot.first_attached);
-        self.extensions.restore(&snapshot.extensions);
+        self.restore_rest(snapshot);
         self.plans = crate::query::PlanCache::default();
         self.forget_bundle_tables();
         self.refresh_heard();
         drop(old);
         Ok(())
+    }
+
+    /// Everything but the storage, each copied into the world's buffers.
+    fn restore_rest(&mut self, snapshot: &Snapshot) {
+        self.entities.restore_from(&snapshot.entities);
+        self.layers.clone_from(&snapshot.layers);
+        self.first_attached.clone_from(&snapshot.first_attached);
+        self.extensions.restore(&snapshot.extensions);
     }
 }

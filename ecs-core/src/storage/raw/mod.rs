@@ -278,6 +278,26 @@ impl BlobVec {
         std::mem::replace(self, empty)
     }
 
+    /// An empty array of the same type, with no allocation.
+    pub fn empty_like(&self) -> BlobVec {
+        BlobVec::new(self.ty)
+    }
+
+    /// Whether `other` holds values of the same type.
+    pub fn same_type(&self, other: &BlobVec) -> bool {
+        self.id == other.id
+    }
+
+    /// How many values it holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     #[inline]
     fn size(&self) -> usize {
         self.size
@@ -376,34 +396,53 @@ impl BlobVec {
     }
 
     /// Appends a clone of every value of `from`, in order: the type is
-    /// checked once and room made once, so a loop over values that are
-    /// plain data compiles to a copy. When a `clone` panics, the values
-    /// cloned before it stay (counted), and `from` is untouched.
+    /// checked once and room made once, then std's `Vec::extend_from_slice`
+    /// does the copying over this array's buffer, which is a `memcpy` for
+    /// `Copy` types (std specializes it) and a counted clone loop for the
+    /// rest. When a `clone` panics, the values cloned before it stay
+    /// (counted), and `from` is untouched.
     ///
     /// # Panics
     /// Unless both arrays hold `T`s.
     pub fn extend_cloned<T: Clone + 'static>(&mut self, from: &BlobVec) {
         self.check::<T>();
         from.check::<T>();
+        if self.size == 0 {
+            return self.extend_cloned_zst::<T>(from);
+        }
+        // Room for every value first: the `Vec` below never reallocates,
+        // so the pointer and capacity this array keeps stay right.
         self.reserve(from.len);
-        // `from.ptr` is aligned for `T` even when dangling (no values, or
-        // zero-sized ones).
         // SAFETY: `from` holds `T`s (checked): `from.len` initialised values
-        // `size_of::<T>()` apart at an aligned `from.ptr`, borrowed shared.
+        // `size_of::<T>()` apart at an aligned `from.ptr`, borrowed shared
+        // (a different array from `self`, which is borrowed mutably).
         let values = unsafe { std::slice::from_raw_parts(from.ptr.as_ptr().cast::<T>(), from.len) };
-        let base = self.ptr.as_ptr().cast::<T>();
-        let mut len = Written {
+        // SAFETY: this array holds `T`s, which are not zero-sized (both
+        // checked): its buffer is null-free, aligned for `T`, and, when
+        // `cap` is nonzero, came from the global allocator with the layout
+        // of `cap` `T`s (`grow`), which is what `Vec<T>` allocates; its
+        // first `len <= cap` values are initialised. The `Vec` is never
+        // dropped (`ManuallyDrop`) and does not grow (room was made above),
+        // so the buffer stays this array's.
+        let vec = unsafe { Vec::from_raw_parts(self.ptr.as_ptr().cast::<T>(), self.len, self.cap) };
+        let mut lent = LentVec {
+            vec: std::mem::ManuallyDrop::new(vec),
             len: &mut self.len,
-            local: 0,
         };
-        let start = *len.len;
-        for value in values {
-            let value = value.clone();
-            // SAFETY: this array holds `T`s (checked) and has room for
-            // `from.len` more (reserved), so row `start + local` is within
-            // the capacity and not yet initialised; writing does not drop.
-            unsafe { base.add(start + len.local).write(value) };
-            len.local += 1;
+        lent.vec.extend_from_slice(values);
+    }
+
+    /// [`BlobVec::extend_cloned`] for zero-sized values: each `clone` still
+    /// runs (it may count), and only the length moves.
+    fn extend_cloned_zst<T: Clone + 'static>(&mut self, from: &BlobVec) {
+        let base = self.ptr.as_ptr().cast::<T>();
+        for row in 0..from.len {
+            let value = from.get::<T>(row, 0).expect("a row below len").clone();
+            // SAFETY: `T` is zero-sized (checked by the caller), so writing
+            // one at the aligned, non-null `base` touches no memory; it
+            // moves the value into the array, which counts it next.
+            unsafe { base.write(value) };
+            self.len += 1;
         }
     }
 
@@ -659,17 +698,18 @@ impl Drop for DropRest {
     }
 }
 
-/// The length an [`BlobVec::extend_cloned`] has reached, written back when
-/// it ends or a `clone` panics: the loop keeps the count in a register,
-/// and the array never counts a row that was not written.
-struct Written<'a> {
+/// An array's buffer lent to a `Vec` by [`BlobVec::extend_cloned`]; its
+/// length is written back to the array when the extend ends or a `clone`
+/// panics (std's extend counts each value it has written), so the array
+/// never counts a row that was not written.
+struct LentVec<'a, T> {
+    vec: std::mem::ManuallyDrop<Vec<T>>,
     len: &'a mut usize,
-    local: usize,
 }
 
-impl Drop for Written<'_> {
+impl<T> Drop for LentVec<'_, T> {
     fn drop(&mut self) {
-        *self.len += self.local;
+        *self.len = self.vec.len();
     }
 }
 
