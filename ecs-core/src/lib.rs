@@ -231,6 +231,7 @@ pub use component::catalog::{
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
+pub use data::patch::WorldPatch;
 pub use data::refs::{Dangling, IdMap};
 pub use data::save::{Loaded, SaveFormat, SaveOptions, Saved};
 pub use data::variant::Level;

@@ -87,6 +87,48 @@ impl Entities {
         reused.chain(fresh).collect()
     }
 
+    /// Makes the free slot `index` live under `generation`, slots up to it
+    /// made first (free, generation 0, on no list): for a patch replaying a
+    /// spawn at the slot its target world used. The caller enters it into a
+    /// table.
+    pub fn revive_at(&mut self, index: EntityIndex, generation: u32) {
+        self.grow_to(index.index() + 1);
+        if let Some(at) = self.free.iter().rposition(|&f| f == index) {
+            self.free.remove(at);
+        }
+        let slot = &mut self.slots[index.index()];
+        debug_assert!(!slot.alive, "a free slot");
+        *slot = EntitySlot {
+            generation,
+            alive: true,
+            ..EntitySlot::default()
+        };
+        self.live += 1;
+    }
+
+    /// Grows the slots to `count`, the new ones free with generation 0 and
+    /// on no free list (the caller sets that).
+    pub fn grow_to(&mut self, count: usize) {
+        if self.slots.len() < count {
+            self.slots.resize_with(count, EntitySlot::default);
+        }
+    }
+
+    /// Sets the generation of the free slot `index`.
+    pub fn set_generation(&mut self, index: EntityIndex, generation: u32) {
+        self.slots[index.index()].generation = generation;
+    }
+
+    /// The free slots, the next one handed out last.
+    pub fn free_list(&self) -> &[EntityIndex] {
+        &self.free
+    }
+
+    /// Replaces the free list (every slot on it free).
+    pub fn set_free_list(&mut self, free: Vec<EntityIndex>) {
+        self.free = free;
+    }
+
     /// Frees the slot of live entity `index`: its ids stop answering.
     pub fn free(&mut self, index: EntityIndex) {
         let slot = &mut self.slots[index.index()];

@@ -10,6 +10,7 @@
 
 mod column;
 mod copy;
+mod delta;
 mod meta;
 mod moves;
 mod reclaim;
