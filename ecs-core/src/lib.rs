@@ -263,7 +263,7 @@ pub mod prelude {
         All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentEvent,
         ComponentKey, Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle,
         InstanceId, Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Snapshot,
-        Tick, TreeFilter, Up, UpdateWith, World,
+        Tick, TreeFilter, Up, UpdateWith, World, WorldPatch,
     };
 }
 

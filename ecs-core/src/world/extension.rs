@@ -185,12 +185,6 @@ impl World {
         self.extensions.get()
     }
 
-    /// Whether this world grew from `snapshot` by tracked changes alone
-    /// (see `Extensions::grew_from`).
-    pub(crate) fn grew_from(&self, snapshot: &crate::Snapshot) -> bool {
-        self.extensions.grew_from(&snapshot.extensions)
-    }
-
     /// The world's `E`, made from `Default` on first use.
     #[inline]
     pub(crate) fn extension_mut<E: Extension + Default>(&mut self) -> &mut E {

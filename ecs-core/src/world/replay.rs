@@ -5,8 +5,16 @@
 use crate::entity::EntityIndex;
 use crate::table::EMPTY_TABLE;
 use crate::world::World;
+use crate::Snapshot;
 
 impl World {
+    /// Whether this world grew from `snapshot` by tracked changes alone,
+    /// so its change ticks say what changed since (see
+    /// `Extensions::grew_from`).
+    pub(crate) fn grew_from(&self, snapshot: &Snapshot) -> bool {
+        self.extensions.grew_from(&snapshot.extensions)
+    }
+
     /// The free slots, the next one handed out last.
     pub(crate) fn free_slots(&self) -> &[EntityIndex] {
         self.entities.free_list()
@@ -40,5 +48,29 @@ impl World {
     pub(crate) fn replay_flags(&mut self, index: EntityIndex, disabled: bool, killed: bool) {
         self.storage
             .set_entity_state(&mut self.entities, index, disabled, killed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::World;
+
+    /// Change ticks say what changed since a snapshot only along the
+    /// world's own history: a restore starts a new one, which still leads
+    /// back through the snapshot restored and those before it.
+    #[test]
+    fn a_world_grows_from_its_snapshots_until_a_restore_goes_elsewhere() {
+        let mut world = World::new();
+        let early = world.snapshot().unwrap();
+        world.spawn();
+        let late = world.snapshot().unwrap();
+        assert!(world.grew_from(&early) && world.grew_from(&late));
+        world.restore(&late).unwrap();
+        assert!(world.grew_from(&early) && world.grew_from(&late));
+        world.restore(&early).unwrap();
+        assert!(world.grew_from(&early));
+        assert!(!world.grew_from(&late), "late is not in this world's past");
+        let other = World::new().snapshot().unwrap();
+        assert!(!world.grew_from(&other));
     }
 }

@@ -206,13 +206,18 @@ fn check_entity(
             &format!("entities[{k}].add[{j}]"),
         )?);
     }
-    // The single rule, over what the entity holds afterwards.
     let kept = held
         .iter()
         .zip(&removed)
         .filter(|(_, r)| !**r)
         .map(|(t, _)| *t);
     let all: Vec<Type> = kept.chain(e.add.iter().map(|a| a.0)).collect();
+    check_single(world, e.id, &all)?;
+    Ok((sets, adds))
+}
+
+/// The single rule, over the types entity `e` holds afterwards.
+fn check_single(world: &World, e: Ent, all: &[Type]) -> Result<(), Error> {
     for (i, a) in all.iter().enumerate() {
         if let Some(b) = all[i + 1..].iter().find(|b| clash(a, b) || clash(b, a)) {
             let why = format!(
@@ -220,10 +225,10 @@ fn check_entity(
                 name(a),
                 name(b)
             );
-            return Err(mismatch(world, e.id, why));
+            return Err(mismatch(world, e, why));
         }
     }
-    Ok((sets, adds))
+    Ok(())
 }
 
 /// Whether `b` is-a a single type `a` is-a.

@@ -172,32 +172,6 @@ impl WorldPatch {
             && self.children.is_empty()
     }
 
-    /// How many entities it spawns, despawns or changes.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let a = world.spawn();
-    /// let frame = world.snapshot()?;
-    /// world.despawn(a)?;
-    /// world.spawn_named("new");
-    /// assert_eq!(world.diff(&frame)?.entity_count(), 2);
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    pub fn entity_count(&self) -> usize {
-        let despawned_only = self
-            .despawned
-            .iter()
-            .filter(|d| !self.entities.iter().any(|e| e.id.index == d.index))
-            .count();
-        let named_only = self
-            .names
-            .iter()
-            .filter(|(n, _)| !self.entities.iter().any(|e| e.id.index == n.index))
-            .count();
-        despawned_only + self.entities.len() + named_only
-    }
-
     /// The patch as JSON (see the module docs of the format): a changed
     /// value as an RFC 7396 merge patch of the fields that changed, as
     /// blueprint variants use, or whole where a merge patch cannot say it
@@ -207,7 +181,7 @@ impl WorldPatch {
     /// [`Error::NotSerializable`] or [`Error::Data`] when a value cannot
     /// be turned into JSON.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, Clone, serde::Serialize, serde::Deserialize)]
     /// struct Health { hp: u32, max: u32 }
@@ -245,7 +219,7 @@ impl WorldPatch {
     /// [`Error::NotSerializable`] or [`Error::Data`] when a value read
     /// from JSON does not turn into its type.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// let mut world = World::new();
     /// let frame = world.snapshot()?;
@@ -299,7 +273,7 @@ impl World {
     /// behaviour, hook or receiver; [`Error::Data`] when a value's
     /// `Serialize` fails.
     ///
-    /// ```
+    /// ```rust,standalone_crate
     /// # use ecs_core::prelude::*;
     /// #[derive(Component, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
     /// struct Position { x: f32, y: f32 }
