@@ -210,6 +210,11 @@ impl Entities {
         self.live
     }
 
+    /// Every slot, live or free, by index.
+    pub fn slots(&self) -> &[EntitySlot] {
+        &self.slots
+    }
+
     /// Number of slots, live or free: one past the highest index in use.
     pub fn slot_count(&self) -> usize {
         self.slots.len()

@@ -26,6 +26,9 @@ pub(crate) struct Names {
     /// Ids of forgotten names, reused first.
     free: Vec<u32>,
     next: u64,
+    /// How many times a name was given or taken: equal counts of one
+    /// history mean equal names (a diff skips comparing them).
+    edits: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -100,7 +103,13 @@ impl Names {
             index: HashMap::with_hasher(BuildHasherDefault::new()),
             free: Vec::new(),
             next: 0,
+            edits: 0,
         }
+    }
+
+    /// How many times a name was given or taken (see `edits`).
+    pub fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// The interned id of slot `index`'s name.
@@ -130,6 +139,7 @@ impl Names {
     pub fn set(&mut self, index: EntityIndex, name: Option<&str>) {
         let slot = index.index();
         if let Some(Some((old, order))) = self.by_slot.get_mut(slot).map(Option::take) {
+            self.edits += 1;
             let slots = &mut self.names[old as usize];
             slots.remove(order);
             if slots.live == 0 {
@@ -205,6 +215,7 @@ impl Names {
     /// Names each of `slots` (unnamed) with `id`, in order; room is made
     /// once, so that naming thousands of copies grows nothing per entity.
     fn give_each(&mut self, slots: impl Iterator<Item = EntityIndex> + Clone, id: u32) {
+        self.edits += 1;
         if let Some(top) = slots.clone().map(|i| i.index()).max()
             && self.by_slot.len() <= top
         {

@@ -39,7 +39,6 @@ struct Differ<'a> {
     full: bool,
     /// Table ids name the same layouts in both.
     stable_tables: bool,
-    kinds: Vec<Kind>,
     touched: BTreeMap<u32, EntityPatch>,
     /// For kept entities whose layout changed, by position in the world's
     /// layout: the position of the same component in the snapshot's.
@@ -61,7 +60,6 @@ pub(super) fn diff(world: &World, old: &Snapshot) -> Result<WorldPatch, Error> {
         since: if full { Tick(0) } else { old.storage.settled() },
         full,
         stable_tables: !full && old.storage.table_epoch() == world.storage().table_epoch(),
-        kinds: Vec::new(),
         touched: BTreeMap::new(),
         moved: HashMap::new(),
         same_tables: HashMap::new(),
@@ -106,45 +104,73 @@ impl Differ<'_> {
             .or_insert_with(|| EntityPatch::new(id, false))
     }
 
-    /// Walks every slot of either side once.
+    /// Walks every slot of either side once, 64 at a time: a run of
+    /// slots equal on both sides (the common case) is one comparison of
+    /// small integers, and only the slots of a run that differs are looked
+    /// at one by one.
     fn slots(&mut self, patch: &mut WorldPatch) -> Result<(), Error> {
+        const RUN: usize = 64;
+        let (old, new) = (self.old.entities.slots(), self.world.entities().slots());
+        // Equal slots mean the same layouts and flags only while table ids
+        // name the same layouts; layers are kept apart from the slots.
+        let (was, now) = (&self.old.layers[..], self.world.layer_masks());
+        let all_layers = was == now;
+        let layer = |masks: &[u32], i: usize| masks.get(i).copied().unwrap_or(DEFAULT_LAYERS);
+        let same_layers = |range: std::ops::Range<usize>| {
+            all_layers || range.into_iter().all(|i| layer(was, i) == layer(now, i))
+        };
+        let common = old.len().min(new.len());
+        let n = old.len().max(new.len());
+        for start in (0..n).step_by(RUN) {
+            let end = (start + RUN).min(n);
+            if self.stable_tables
+                && end <= common
+                && old[start..end] == new[start..end]
+                && same_layers(start..end)
+            {
+                continue;
+            }
+            for i in start..end {
+                self.slot(i, patch)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// What became of slot `i`.
+    fn kind(&self, i: usize) -> Kind {
+        let (old, new) = (self.old.entities.slots(), self.world.entities().slots());
+        match (old.get(i), new.get(i)) {
+            (Some(o), Some(w)) if w.alive && o.alive && o.generation == w.generation => Kind::Kept,
+            (_, Some(w)) if w.alive => Kind::Spawned,
+            _ => Kind::Dead,
+        }
+    }
+
+    /// Slot `i`: despawned, spawned, kept (and maybe changed), or a free
+    /// slot whose generation moved.
+    fn slot(&mut self, i: usize, patch: &mut WorldPatch) -> Result<(), Error> {
         let (old, new) = (&self.old.entities, self.world.entities());
-        let n = old.slot_count().max(new.slot_count());
-        self.kinds.reserve(n);
-        for i in 0..n {
-            let index = EntityIndex::from_index(i);
-            let o = (i < old.slot_count()).then(|| old.slot(index));
-            let w = (i < new.slot_count()).then(|| new.slot(index));
-            let was = o.filter(|s| s.alive).map(|s| s.generation);
-            let gone = |patch: &mut WorldPatch| {
-                if let Some(generation) = was {
-                    patch.despawned.push(Ent {
-                        index: index.0,
-                        generation,
-                    });
+        let index = EntityIndex::from_index(i);
+        let o = (i < old.slot_count()).then(|| old.slot(index));
+        let w = (i < new.slot_count()).then(|| new.slot(index));
+        if let Some(o) = o.filter(|o| o.alive)
+            && self.kind(i) != Kind::Kept
+        {
+            patch.despawned.push(Ent {
+                index: index.0,
+                generation: o.generation,
+            });
+        }
+        match (self.kind(i), o, w) {
+            (Kind::Kept, Some(o), Some(w)) => self.kept(index, o, w)?,
+            (Kind::Spawned, _, Some(w)) => self.spawned(index, w)?,
+            _ => {
+                let (then, now) = (o.map_or(0, |s| s.generation), w.map_or(0, |s| s.generation));
+                if then != now {
+                    patch.dead.push((index.0, now));
                 }
-            };
-            let kind = match (o, w) {
-                (Some(o), Some(w)) if w.alive && was == Some(w.generation) => {
-                    self.kept(index, o, w)?;
-                    Kind::Kept
-                }
-                (_, Some(w)) if w.alive => {
-                    gone(patch);
-                    self.spawned(index, w)?;
-                    Kind::Spawned
-                }
-                _ => {
-                    gone(patch);
-                    let (then, now) =
-                        (o.map_or(0, |s| s.generation), w.map_or(0, |s| s.generation));
-                    if then != now {
-                        patch.dead.push((index.0, now));
-                    }
-                    Kind::Dead
-                }
-            };
-            self.kinds.push(kind);
+            }
         }
         Ok(())
     }
@@ -328,7 +354,7 @@ impl Differ<'_> {
     /// in the snapshot; `None` for an entity not kept, or a component
     /// added since.
     fn old_position(&self, owner: EntityIndex, pos: usize) -> Option<usize> {
-        if self.kinds[owner.index()] != Kind::Kept {
+        if self.kind(owner.index()) != Kind::Kept {
             return None;
         }
         match self.moved.get(&owner.0) {
@@ -378,13 +404,21 @@ impl Differ<'_> {
     fn names(&self, patch: &mut WorldPatch) {
         let old = self.old.extensions.get::<Names>().unwrap_or(&NO_NAMES);
         let new = self.world.names();
+        if !self.full && old.edits() == new.edits() {
+            return;
+        }
+        // Along one history a naming order is one naming: equal orders
+        // are equal names, with no text to compare.
+        let texts = self.full;
         let mut named = Vec::new();
-        for (i, &kind) in self.kinds.iter().enumerate() {
-            let index = EntityIndex::from_index(i);
+        for i in 0..self.world.entities().slot_count() {
+            let (index, kind) = (EntityIndex::from_index(i), self.kind(i));
             let order = new.order_of(index);
             let same = match kind {
                 Kind::Dead => true,
-                Kind::Kept => order == old.order_of(index) && new.get(index) == old.get(index),
+                Kind::Kept => {
+                    order == old.order_of(index) && (!texts || new.get(index) == old.get(index))
+                }
                 Kind::Spawned => order.is_none(),
             };
             if !same {
@@ -400,14 +434,17 @@ impl Differ<'_> {
     fn links(&self, patch: &mut WorldPatch) {
         let old = self.old.extensions.get::<Hierarchy>().unwrap_or(&NO_LINKS);
         let new = self.world.hierarchy();
-        for (i, &kind) in self.kinds.iter().enumerate() {
-            let index = EntityIndex::from_index(i);
+        if !self.full && old.edits() == new.edits() {
+            return;
+        }
+        for i in 0..self.world.entities().slot_count() {
+            let (index, kind) = (EntityIndex::from_index(i), self.kind(i));
             let children = new.children(index);
             let same = match kind {
                 Kind::Dead => true,
                 Kind::Kept => {
                     old.children(index) == children
-                        && children.iter().all(|c| self.kinds[c.index()] == Kind::Kept)
+                        && children.iter().all(|c| self.kind(c.index()) == Kind::Kept)
                 }
                 Kind::Spawned => children.is_empty(),
             };
