@@ -13,7 +13,7 @@ use crate::table::{CopyError, Segment, Storage, Tick};
 use crate::world::DEFAULT_LAYERS;
 use crate::{Error, Snapshot, World};
 
-use super::values::{name, to_bin, writers};
+use super::values::{name, writers};
 use super::{Ent, EntityPatch, Type, Value, WorldPatch};
 
 static NO_NAMES: Names = Names::new();
@@ -119,13 +119,12 @@ impl Differ<'_> {
         let same_layers = |range: std::ops::Range<usize>| {
             all_layers || range.into_iter().all(|i| layer(was, i) == layer(now, i))
         };
-        let common = old.len().min(new.len());
         let n = old.len().max(new.len());
+        let (was_slots, now_slots) = (&self.old.entities, self.world.entities());
         for start in (0..n).step_by(RUN) {
             let end = (start + RUN).min(n);
             if self.stable_tables
-                && end <= common
-                && old[start..end] == new[start..end]
+                && was_slots.same_run(now_slots, start..end)
                 && same_layers(start..end)
             {
                 continue;
@@ -295,18 +294,31 @@ impl Differ<'_> {
         segment: &Segment,
         row: RowId,
     ) -> Result<Option<Vec<u8>>, Error> {
+        let mut out = Vec::new();
+        Ok(self.encode_into(ty, segment, row, &mut out)?.then_some(out))
+    }
+
+    /// [`Differ::encode`] into `out` (emptied first); `false` for a type
+    /// without serde support.
+    fn encode_into(
+        &mut self,
+        ty: Type,
+        segment: &Segment,
+        row: RowId,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, Error> {
         let Some(write) = writers(ty) else {
             if !self.missing.contains(&name(ty)) {
                 self.missing.push(name(ty));
             }
-            return Ok(None);
+            return Ok(false);
         };
-        to_bin(write, Stored::Row(RowRef { segment, row }))
-            .map(Some)
-            .map_err(|message| Error::Data {
-                path: format!("(diff of a `{}`)", name(ty)),
-                message,
-            })
+        out.clear();
+        (write.binary)(Stored::Row(RowRef { segment, row }), out).map_err(|e| Error::Data {
+            path: format!("(diff of a `{}`)", name(ty)),
+            message: e.to_string(),
+        })?;
+        Ok(true)
     }
 
     /// Values of kept components written since the snapshot, compared
@@ -315,6 +327,9 @@ impl Differ<'_> {
         let world = self.world;
         let storage = world.storage();
         let now = storage.now();
+        // Both sides are written into buffers kept across rows: only a
+        // value that changed is copied out.
+        let (mut new, mut old) = (Vec::new(), Vec::new());
         for (seg, segment) in storage.changed_segments(self.since) {
             let ty = world.vtable(segment.ty());
             let table = storage.table(segment.table());
@@ -332,19 +347,17 @@ impl Differ<'_> {
                 let slot = self.old.entities.slot(owner);
                 let place = self.old.storage.table(slot.table).layout()[at];
                 let was = self.old.storage.segment(place.seg);
-                let (Some(new), Some(old)) = (
-                    self.encode(ty, segment, row)?,
-                    self.encode(ty, was, slot.row)?,
-                ) else {
+                if !self.encode_into(ty, segment, row, &mut new)?
+                    || !self.encode_into(ty, was, slot.row, &mut old)?
+                    || new == old
+                {
                     continue;
-                };
-                if new != old {
-                    let value = Value::Bin {
-                        new,
-                        old: Some(old),
-                    };
-                    self.entry(owner.0).set.push((at as u32, ty, value));
                 }
+                let value = Value::Bin {
+                    new: new.clone(),
+                    old: Some(old.clone()),
+                };
+                self.entry(owner.0).set.push((at as u32, ty, value));
             }
         }
         Ok(())
