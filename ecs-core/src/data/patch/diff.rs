@@ -110,7 +110,6 @@ impl Differ<'_> {
     /// at one by one.
     fn slots(&mut self, patch: &mut WorldPatch) -> Result<(), Error> {
         const RUN: usize = 64;
-        let (old, new) = (self.old.entities.slots(), self.world.entities().slots());
         // Equal slots mean the same layouts and flags only while table ids
         // name the same layouts; layers are kept apart from the slots.
         let (was, now) = (&self.old.layers[..], self.world.layer_masks());
@@ -119,8 +118,8 @@ impl Differ<'_> {
         let same_layers = |range: std::ops::Range<usize>| {
             all_layers || range.into_iter().all(|i| layer(was, i) == layer(now, i))
         };
-        let n = old.len().max(new.len());
         let (was_slots, now_slots) = (&self.old.entities, self.world.entities());
+        let n = was_slots.slot_count().max(now_slots.slot_count());
         for start in (0..n).step_by(RUN) {
             let end = (start + RUN).min(n);
             if self.stable_tables
