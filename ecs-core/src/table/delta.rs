@@ -14,14 +14,18 @@ impl Storage {
         self.clock.settled()
     }
 
-    /// Every segment holding a row handed out mutably or added after
-    /// `since`, with its id, in segment order. Segments of types lent out
-    /// (none between operations) are left out.
-    pub fn changed_segments(&self, since: Tick) -> impl Iterator<Item = (SegId, &Segment)> + '_ {
+    /// Every segment holding a row added (or, by `kind`, handed out
+    /// mutably or added) after `since`, with its id, in segment order.
+    /// Segments of types lent out (none between operations) are left out.
+    pub fn segments_after(
+        &self,
+        kind: ChangeKind,
+        since: Tick,
+    ) -> impl Iterator<Item = (SegId, &Segment)> + '_ {
         self.segments
             .iter()
             .enumerate()
-            .filter(move |(_, s)| s.len() != 0 && s.maybe_after(ChangeKind::Changed, since))
+            .filter(move |(_, s)| s.len() != 0 && s.maybe_after(kind, since))
             .map(|(i, s)| (SegId::from_index(i), s))
     }
 
@@ -50,10 +54,15 @@ impl Segment {
         self.ty
     }
 
-    /// The rows handed out mutably or added after `since`, the clock being
-    /// at `now`.
-    pub fn rows_after(&self, since: Tick, now: u64) -> impl Iterator<Item = RowId> + '_ {
-        self.changed
+    /// The rows added (or, by `kind`, handed out mutably or added) after
+    /// `since`, the clock being at `now`.
+    pub fn rows_after(
+        &self,
+        kind: ChangeKind,
+        since: Tick,
+        now: u64,
+    ) -> impl Iterator<Item = RowId> + '_ {
+        self.ticks(kind)
             .iter()
             .enumerate()
             .filter(move |&(_, &tick)| is_after(tick, since, now))

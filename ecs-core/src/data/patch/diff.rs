@@ -9,7 +9,7 @@ use crate::data::codec::{RowRef, Stored};
 use crate::entity::{EntityIndex, EntitySlot, RowId, TableId, TypeIdx};
 use crate::scene::hierarchy::Hierarchy;
 use crate::scene::names::Names;
-use crate::table::{CopyError, Segment, Storage, Tick};
+use crate::table::{ChangeKind, CopyError, Segment, Storage, Tick};
 use crate::world::DEFAULT_LAYERS;
 use crate::{Error, Snapshot, World};
 
@@ -70,6 +70,7 @@ pub(super) fn diff(world: &World, old: &Snapshot) -> Result<WorldPatch, Error> {
         ..WorldPatch::default()
     };
     d.slots(&mut patch)?;
+    d.added()?;
     d.values()?;
     d.toggles();
     d.names(&mut patch);
@@ -320,6 +321,28 @@ impl Differ<'_> {
         Ok(true)
     }
 
+    /// Kept entities holding a component added since the snapshot, whose
+    /// layout may read the same (a `Tag` removed, another added) while
+    /// its positions hold other components: matched component by
+    /// component as when the layout changed. Without an addition, equal
+    /// layouts hold the same components at the same positions.
+    fn added(&mut self) -> Result<(), Error> {
+        let (world, old) = (self.world, self.old);
+        let storage = world.storage();
+        let now = storage.now();
+        for (_, segment) in storage.segments_after(ChangeKind::Added, self.since) {
+            let table = storage.table(segment.table());
+            for row in segment.rows_after(ChangeKind::Added, self.since, now) {
+                let owner = table.owners()[row.index()];
+                if self.kind(owner.index()) == Kind::Kept && !self.moved.contains_key(&owner.0) {
+                    let (o, w) = (old.entities.slot(owner), world.entities().slot(owner));
+                    self.restructure(owner, o, w)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Values of kept components written since the snapshot, compared
     /// with the snapshot's.
     fn values(&mut self) -> Result<(), Error> {
@@ -329,7 +352,7 @@ impl Differ<'_> {
         // Both sides are written into buffers kept across rows: only a
         // value that changed is copied out.
         let (mut new, mut old) = (Vec::new(), Vec::new());
-        for (seg, segment) in storage.changed_segments(self.since) {
+        for (seg, segment) in storage.segments_after(ChangeKind::Changed, self.since) {
             let ty = world.vtable(segment.ty());
             let table = storage.table(segment.table());
             let Some(pos) = table.layout().iter().position(|p| p.seg == seg) else {
@@ -338,7 +361,7 @@ impl Differ<'_> {
             if ty.transient {
                 continue;
             }
-            for row in segment.rows_after(self.since, now) {
+            for row in segment.rows_after(ChangeKind::Changed, self.since, now) {
                 let owner = table.owners()[row.index()];
                 let Some(at) = self.old_position(owner, pos) else {
                     continue;
