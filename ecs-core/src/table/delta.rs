@@ -55,17 +55,26 @@ impl Segment {
     }
 
     /// The rows added (or, by `kind`, handed out mutably or added) after
-    /// `since`, the clock being at `now`.
+    /// `since`, the clock being at `now`. Ticks are tested 64 at a time
+    /// with no branch, so a segment with few such rows costs about one
+    /// pass over its ticks.
     pub fn rows_after(
         &self,
         kind: ChangeKind,
         since: Tick,
         now: u64,
     ) -> impl Iterator<Item = RowId> + '_ {
+        const RUN: usize = 64;
+        let fresh = move |tick: u32| is_after(tick, since, now);
         self.ticks(kind)
-            .iter()
+            .chunks(RUN)
             .enumerate()
-            .filter(move |&(_, &tick)| is_after(tick, since, now))
-            .map(|(row, _)| RowId::from_index(row))
+            .filter(move |(_, run)| run.iter().fold(false, |any, &t| any | fresh(t)))
+            .flat_map(move |(k, run)| {
+                run.iter()
+                    .enumerate()
+                    .filter(move |&(_, &t)| fresh(t))
+                    .map(move |(i, _)| RowId::from_index(k * RUN + i))
+            })
     }
 }
