@@ -1151,6 +1151,53 @@ fn bench_up_term(c: &mut Criterion) {
     group.finish();
 }
 
+// -------------------------------------------------------------- world_patch
+
+/// ecs-core only: `diff_1pct` diffs the save_load world (10k entities x 5
+/// components) against a snapshot taken one frame before 1% of its
+/// entities changed, and `apply_1pct` applies that patch to a world
+/// restored to the snapshot (the restore is set-up, not timed); beside
+/// them, the full binary save and load of the same world they are
+/// measured against.
+fn bench_world_patch(c: &mut Criterion) {
+    use benches_peers::world_patch::scenario;
+    let (world, frame) = scenario(N_ENTITIES);
+    let patch = world.diff(&frame).unwrap();
+    let bytes = world.save_binary().unwrap();
+    eprintln!(
+        "world_patch sizes: patch {} B binary ({} B JSON), save {} B",
+        patch.to_binary().unwrap().len(),
+        patch.to_json().unwrap().len(),
+        bytes.len()
+    );
+    let mut group = c.benchmark_group("world_patch");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    group.bench_function("diff_1pct", |b| {
+        b.iter(|| black_box(world.diff(black_box(&frame)).unwrap()))
+    });
+    group.bench_function("apply_1pct", |b| {
+        b.iter_batched(
+            || {
+                let mut replica = OurWorld::new();
+                replica.restore(&frame).unwrap();
+                replica
+            },
+            |mut replica| {
+                replica.apply_patch(black_box(&patch)).unwrap();
+                replica
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("binary_save", |b| {
+        b.iter(|| black_box(world.save_binary().unwrap()))
+    });
+    group.bench_function("binary_load", |b| {
+        b.iter_with_large_drop(|| black_box(OurWorld::load(black_box(&bytes)).unwrap()))
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = peers;
     config = config();
@@ -1158,6 +1205,6 @@ criterion_group! {
         bench_get_all, bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_join5,
         bench_par_light, bench_add_remove, bench_changed, bench_observer_add, bench_heavy_compute,
         bench_update, bench_broadcast, bench_blueprint, bench_save_load, bench_save_shapes,
-        bench_up_term, bench_snapshot
+        bench_up_term, bench_snapshot, bench_world_patch
 }
 criterion_main!(peers);

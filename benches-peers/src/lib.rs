@@ -1549,3 +1549,36 @@ pub mod save_load {
             .collect()
     }
 }
+
+// ---------------------------------------------------------------- world_patch
+
+/// Diffs and patches: the [`save_load`] world (10k entities x 5
+/// components, named, in trees), a snapshot of it, and the same world one
+/// frame on with 1% of its entities changed.
+pub mod world_patch {
+    use super::save_load::{world, SlHealth, SlPosition};
+    use ecs_core::{EntityId, Snapshot, World};
+
+    /// The world of `n` entities one frame after the snapshot returned
+    /// beside it: every hundredth entity moved and hurt (two of its five
+    /// components written). Before the snapshot a reader takes the change
+    /// tick, as every frame's systems do, so what is written after it has
+    /// a tick of its own.
+    pub fn scenario(n: usize) -> (World, Snapshot) {
+        let mut w = world(n);
+        let _ = w.change_tick();
+        let frame = w.snapshot().unwrap();
+        change(&mut w);
+        (w, frame)
+    }
+
+    /// Writes the position and health of every hundredth entity.
+    pub fn change(w: &mut World) {
+        let ids: Vec<EntityId> = w.iter_ids().step_by(100).collect();
+        for id in ids {
+            let mut e = w.entity_mut(id).unwrap();
+            e.get_mut::<SlPosition>().unwrap().x += 1.0;
+            e.get_mut::<SlHealth>().unwrap().hp += 1;
+        }
+    }
+}

@@ -262,6 +262,18 @@ pub enum Error {
         count: usize,
     },
 
+    /// A [`WorldPatch`](crate::WorldPatch) was applied to a world it does
+    /// not fit: `entity` is not there as the patch expects (`expected`
+    /// says how). A patch replays changes onto a world equal to the
+    /// snapshot it was diffed against; the world is left as it was.
+    #[error("this patch does not fit this world: {expected} (entity {entity:?}); apply a patch to a world equal to the snapshot it was diffed against (restore that snapshot first), or diff again against this world's own snapshot")]
+    PatchMismatch {
+        /// The entity the patch names, as this world would number it.
+        entity: EntityId,
+        /// What the patch expected of it.
+        expected: String,
+    },
+
     /// Reading a file failed.
     #[error("cannot read {path}: {message}")]
     Io {
@@ -390,6 +402,7 @@ impl Error {
             Error::DanglingEntity { .. } => "DanglingEntity",
             Error::UnknownEntity { .. } => "UnknownEntity",
             Error::Io { .. } => "Io",
+            Error::PatchMismatch { .. } => "PatchMismatch",
             Error::Commands { .. } => "Commands",
         }
     }

@@ -231,6 +231,7 @@ pub use component::catalog::{
 pub use component::{Component, ComponentKey, MAX_CHAIN_DEPTH};
 pub use data::blueprint::{Blueprint, BlueprintLibrary, MAX_BLUEPRINT_DEPTH};
 pub use data::inspect::{type_hierarchy_dot, INSPECT_MAX_INDENT};
+pub use data::patch::WorldPatch;
 pub use data::refs::{Dangling, IdMap};
 pub use data::save::{Loaded, SaveFormat, SaveOptions, Saved};
 pub use data::variant::Level;
@@ -262,7 +263,7 @@ pub mod prelude {
         All, Behaviour, Blueprint, BlueprintLibrary, Bundle, Commands, Component, ComponentEvent,
         ComponentKey, Context, Dangling, EntityId, EntityMut, EntityRef, Error, Filter, Handle,
         InstanceId, Level, Query, QueryMut, Receive, SaveFormat, SaveOptions, Saved, Snapshot,
-        Tick, TreeFilter, Up, UpdateWith, World,
+        Tick, TreeFilter, Up, UpdateWith, World, WorldPatch,
     };
 }
 

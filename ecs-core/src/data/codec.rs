@@ -103,6 +103,21 @@ pub struct DeserializeFns {
     pub(crate) json_push: JsonPushFn,
     pub(crate) binary: BinaryReadFn,
     pub(crate) binary_push: BinaryPushFn,
+    pub(crate) replace: ReplaceFn,
+}
+
+/// Puts a boxed value of the type in place of the value at `row` of
+/// segment `seg` (dropping the old one), marking the row changed: a patch
+/// writing a new value, as `get_mut` would.
+pub(crate) type ReplaceFn = fn(&mut World, SegId, RowId, BoxedComponent);
+
+fn replace<T: Component>(world: &mut World, seg: SegId, row: RowId, value: BoxedComponent) {
+    let value: T = *value
+        .downcast()
+        .expect("a value is put in place by its own type's function");
+    let storage = world.storage_mut();
+    let now = storage.write_tick();
+    *storage.segment_mut(seg).get_mut::<T>(row, now) = value;
 }
 
 fn json_write<T: Component + Serialize>(
@@ -241,6 +256,7 @@ impl<T: Component + DeserializeOwned> DeserializeCap for Found<T> {
         json_push: json_push::<T>,
         binary: binary_read::<T>,
         binary_push: binary_push::<T>,
+        replace: replace::<T>,
     });
 }
 

@@ -7,6 +7,7 @@ pub(crate) mod codec;
 pub(crate) mod dynamic;
 pub(crate) mod format;
 pub(crate) mod inspect;
+pub(crate) mod patch;
 pub(crate) mod refs;
 pub(crate) mod save;
 pub(crate) mod variant;

@@ -109,6 +109,48 @@ impl Entities {
         reused.chain(fresh).collect()
     }
 
+    /// Makes the free slot `index` live under `generation`, slots up to it
+    /// made first (free, generation 0, on no list): for a patch replaying a
+    /// spawn at the slot its target world used. The caller enters it into a
+    /// table.
+    pub fn revive_at(&mut self, index: EntityIndex, generation: u32) {
+        self.grow_to(index.index() + 1);
+        if let Some(at) = self.free.iter().rposition(|&f| f == index) {
+            self.free.remove(at);
+        }
+        let slot = &mut self.slots[index.index()];
+        debug_assert!(!slot.alive, "a free slot");
+        *slot = EntitySlot {
+            generation,
+            alive: true,
+            ..EntitySlot::default()
+        };
+        self.live += 1;
+    }
+
+    /// Grows the slots to `count`, the new ones free with generation 0 and
+    /// on no free list (the caller sets that).
+    pub fn grow_to(&mut self, count: usize) {
+        if self.slots.len() < count {
+            self.slots.resize_with(count, EntitySlot::default);
+        }
+    }
+
+    /// Sets the generation of the free slot `index`.
+    pub fn set_generation(&mut self, index: EntityIndex, generation: u32) {
+        self.slots[index.index()].generation = generation;
+    }
+
+    /// The free slots, the next one handed out last.
+    pub fn free_list(&self) -> &[EntityIndex] {
+        &self.free
+    }
+
+    /// Replaces the free list (every slot on it free).
+    pub fn set_free_list(&mut self, free: Vec<EntityIndex>) {
+        self.free = free;
+    }
+
     /// Frees the slot of live entity `index`: its ids stop answering.
     pub fn free(&mut self, index: EntityIndex) {
         let slot = &mut self.slots[index.index()];
@@ -199,6 +241,30 @@ impl Entities {
     /// Number of live entities.
     pub fn len(&self) -> usize {
         self.live
+    }
+
+    /// Every slot, live or free, by index.
+    pub fn slots(&self) -> &[EntitySlot] {
+        &self.slots
+    }
+
+    /// Whether the slots `range` are the same here and in `other` (every
+    /// field): one pass of XORs with no branch, for a diff that walks a
+    /// whole world's slots to find the few that changed.
+    pub fn same_run(&self, other: &Entities, range: std::ops::Range<usize>) -> bool {
+        let (Some(a), Some(b)) = (self.slots.get(range.clone()), other.slots.get(range)) else {
+            return false;
+        };
+        let differ = a.iter().zip(b).fold(0u32, |acc, (x, y)| {
+            let flags = |s: &EntitySlot| {
+                u32::from(s.alive) | u32::from(s.disabled) << 1 | u32::from(s.killed) << 2
+            };
+            acc | (x.generation ^ y.generation)
+                | (x.table.0 ^ y.table.0)
+                | (x.row.0 ^ y.row.0)
+                | (flags(x) ^ flags(y))
+        });
+        differ == 0
     }
 
     /// Number of slots, live or free: one past the highest index in use.

@@ -161,7 +161,7 @@ pub struct CompRef {
 /// An entity's components live in one table (see [`crate::table::tables`]): the
 /// slot only says which table and which row, so bookkeeping costs the same
 /// 16 bytes however many components the entity holds.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct EntitySlot {
     pub generation: u32,
     /// The entity's table (its component layout).

@@ -44,24 +44,37 @@ impl Default for Node {
 #[derive(Debug, Default)]
 pub(crate) struct Hierarchy {
     nodes: Vec<Node>,
+    /// How many times a link was made or undone: equal counts of one
+    /// history mean equal links (a diff skips comparing them).
+    edits: u64,
 }
 
 impl Clone for Hierarchy {
     fn clone(&self) -> Self {
         Hierarchy {
             nodes: self.nodes.clone(),
+            edits: self.edits,
         }
     }
 
     fn clone_from(&mut self, source: &Self) {
         self.nodes.clone_from(&source.nodes);
+        self.edits = source.edits;
     }
 }
 
 impl Hierarchy {
     /// No links: what a world starts with.
     pub const fn new() -> Self {
-        Hierarchy { nodes: Vec::new() }
+        Hierarchy {
+            nodes: Vec::new(),
+            edits: 0,
+        }
+    }
+
+    /// How many times a link was made or undone (see `edits`).
+    pub fn edits(&self) -> u64 {
+        self.edits
     }
 
     pub fn parent(&self, index: EntityIndex) -> Option<EntityIndex> {
@@ -84,6 +97,7 @@ impl Hierarchy {
     /// Unlinks `child` from its parent, if any.
     pub fn detach(&mut self, child: EntityIndex) {
         if let Some(parent) = self.parent(child) {
+            self.edits += 1;
             let siblings = &mut self.node_mut(parent).children;
             // Despawning a subtree detaches children last first, so the
             // common case is the last child: constant time, where a scan
@@ -101,6 +115,7 @@ impl Hierarchy {
     /// ruled out cycles.
     pub(crate) fn attach(&mut self, child: EntityIndex, parent: EntityIndex) {
         self.detach(child);
+        self.edits += 1;
         self.node_mut(child).parent = parent;
         self.node_mut(parent).children.push(child);
     }
@@ -117,6 +132,7 @@ impl Hierarchy {
         if self.nodes.len() < slots {
             self.nodes.resize_with(slots, Node::default);
         }
+        self.edits += 1;
         for &child in children {
             self.nodes[child.index()].parent = parent;
         }

@@ -26,6 +26,9 @@ pub(crate) struct Names {
     /// Ids of forgotten names, reused first.
     free: Vec<u32>,
     next: u64,
+    /// How many times a name was given or taken: equal counts of one
+    /// history mean equal names (a diff skips comparing them).
+    edits: u64,
 }
 
 #[derive(Debug)]
@@ -48,6 +51,7 @@ impl Clone for Names {
             index: self.index.clone(),
             free: self.free.clone(),
             next: self.next,
+            edits: self.edits,
         }
     }
 
@@ -69,6 +73,7 @@ impl Clone for Names {
         }
         self.free.clone_from(&source.free);
         self.next = source.next;
+        self.edits = source.edits;
     }
 }
 
@@ -150,7 +155,13 @@ impl Names {
             index: HashMap::with_hasher(BuildHasherDefault::new()),
             free: Vec::new(),
             next: 0,
+            edits: 0,
         }
+    }
+
+    /// How many times a name was given or taken (see `edits`).
+    pub fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// The interned id of slot `index`'s name.
@@ -180,6 +191,7 @@ impl Names {
     pub fn set(&mut self, index: EntityIndex, name: Option<&str>) {
         let slot = index.index();
         if let Some(Some((old, order))) = self.by_slot.get_mut(slot).map(Option::take) {
+            self.edits += 1;
             let slots = &mut self.names[old as usize];
             slots.remove(order);
             if slots.live == 0 {
@@ -255,6 +267,7 @@ impl Names {
     /// Names each of `slots` (unnamed) with `id`, in order; room is made
     /// once, so that naming thousands of copies grows nothing per entity.
     fn give_each(&mut self, slots: impl Iterator<Item = EntityIndex> + Clone, id: u32) {
+        self.edits += 1;
         if let Some(top) = slots.clone().map(|i| i.index()).max()
             && self.by_slot.len() <= top
         {

@@ -23,6 +23,10 @@ pub(crate) struct Column {
     /// Set while the type's segments (or one of them) are lent out: the
     /// type then reads as having no column.
     pub(super) lent: bool,
+    /// The latest tick any of the type's components was enabled or
+    /// disabled at (0: never), so a diff passes over a type none of whose
+    /// components changed state without reading a row.
+    pub(super) toggled: u64,
 }
 
 impl Column {
@@ -32,6 +36,7 @@ impl Column {
             segs: Vec::new(),
             trash: Box::new(BlobVec::new(vtable.erased())),
             lent: false,
+            toggled: 0,
         }
     }
 
@@ -40,6 +45,7 @@ impl Column {
         Column {
             segs: self.segs.clone(),
             lent: self.lent,
+            toggled: self.toggled,
             ..Column::new(self.vtable)
         }
     }
@@ -167,7 +173,15 @@ impl Storage {
     /// Disables or enables the component at `row` of `seg`; `true` when
     /// that changed it.
     pub fn set_disabled(&mut self, seg: SegId, row: RowId, disabled: bool) -> bool {
-        self.segments[seg.index()].set_disabled(row, disabled)
+        let changed = self.segments[seg.index()].set_disabled(row, disabled);
+        if changed {
+            let ty = self.segments[seg.index()].ty;
+            let now = self.write_tick();
+            if let Some(column) = self.columns[ty.index()].as_mut() {
+                column.toggled = now;
+            }
+        }
+        changed
     }
 
     /// Removes the value at `row` of `seg` and returns it (the segment's

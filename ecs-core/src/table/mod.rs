@@ -10,6 +10,7 @@
 
 mod column;
 mod copy;
+mod delta;
 mod meta;
 mod moves;
 mod reclaim;
@@ -26,7 +27,7 @@ pub(crate) use meta::Meta;
 pub(crate) use segment::{Row, Segment};
 pub(crate) use tables::{Comps, Place, Table, EMPTY_TABLE};
 pub use ticks::Tick;
-pub(crate) use ticks::{ChangeKind, Ticks};
+pub(crate) use ticks::{is_after, ChangeKind, Ticks};
 pub(crate) use types::{TypeIdHasher, TypeInfo, Types};
 
 use crate::component::ComponentVTable;

@@ -96,6 +96,17 @@ impl Clock {
         (self.now, self.now - self.clamped >= CLAMP_EVERY)
     }
 
+    /// The latest tick no write made after now can carry: a later write
+    /// moves the clock when a reader looked since the last write, and
+    /// otherwise shares the current tick.
+    pub fn settled(&self) -> Tick {
+        if self.looked.load(Ordering::Relaxed) {
+            Tick(self.now)
+        } else {
+            Tick(self.now - 1)
+        }
+    }
+
     /// Records that row ticks were capped at the current tick.
     pub fn clamped(&mut self) {
         self.clamped = self.now;

@@ -68,6 +68,43 @@ pub(crate) struct Checkpoint(Vec<(TypeId, usize)>);
 #[derive(Default)]
 pub(crate) struct Extensions {
     slots: Vec<(TypeId, Box<dyn Extension>)>,
+    /// Where the world's history stands, for diffs against snapshots.
+    lineage: Lineage,
+}
+
+/// Which snapshots a world's state grew from by tracked changes alone, so
+/// that a diff may trust change ticks: a world's history is a number that
+/// changes on every restore (which replaces ticks wholesale); a snapshot
+/// keeps the history it was taken in and a serial (the process counts
+/// snapshots), and a restored world remembers the histories it branched
+/// from, with the serial of the snapshot it branched at.
+#[derive(Clone, Debug)]
+struct Lineage {
+    history: u64,
+    /// The snapshot's serial (0 for a world).
+    serial: u64,
+    /// `(history, serial)`: the world's state at that snapshot, and so at
+    /// every earlier one of that history, is an ancestor of this one.
+    /// The last [`MAX_BRANCHES`] only: an older ancestor is diffed in full.
+    branches: Vec<(u64, u64)>,
+}
+
+const MAX_BRANCHES: usize = 16;
+
+/// A number no other history or snapshot of the process has.
+fn fresh() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Default for Lineage {
+    fn default() -> Self {
+        Lineage {
+            history: fresh(),
+            serial: 0,
+            branches: Vec::new(),
+        }
+    }
 }
 
 impl Extensions {
@@ -102,7 +139,33 @@ impl Extensions {
                 .iter()
                 .filter_map(|(id, e)| Some((*id, e.snapshot()?)))
                 .collect(),
+            lineage: Lineage {
+                serial: fresh(),
+                ..self.lineage.clone()
+            },
         }
+    }
+
+    /// Whether the world holding these extensions grew from the state
+    /// `snapshot` (whose extensions these are) copied by tracked changes
+    /// only, with no restore in between that does not lead back through
+    /// it: then the change ticks say what changed since.
+    pub(crate) fn grew_from(&self, snapshot: &Extensions) -> bool {
+        let taken = &snapshot.lineage;
+        taken.serial != 0
+            && (taken.history == self.lineage.history
+                || self
+                    .lineage
+                    .branches
+                    .iter()
+                    .any(|&(history, serial)| history == taken.history && taken.serial <= serial))
+    }
+
+    /// The extension `E`, if these hold one.
+    pub(crate) fn get<E: Extension>(&self) -> Option<&E> {
+        let (_, found) = self.slots.iter().find(|(id, _)| *id == TypeId::of::<E>())?;
+        let found: &dyn Any = &**found;
+        found.downcast_ref()
     }
 
     /// Takes `snapshot`'s extensions (copied again, so it can be restored
@@ -124,6 +187,20 @@ impl Extensions {
                 self.slots.push((*id, copy));
             }
         }
+        let taken = &snapshot.lineage;
+        let lineage = &mut self.lineage;
+        // Room for the most branches kept, once: a rollback loop's
+        // restores then allocate nothing here.
+        lineage
+            .branches
+            .reserve_exact((MAX_BRANCHES + 1).saturating_sub(lineage.branches.len()));
+        lineage.branches.clone_from(&taken.branches);
+        lineage.branches.push((taken.history, taken.serial));
+        if lineage.branches.len() > MAX_BRANCHES {
+            lineage.branches.remove(0);
+        }
+        lineage.history = fresh();
+        lineage.serial = 0;
     }
 
     /// Tells every extension that the entity in slot `index` is gone.
@@ -138,13 +215,7 @@ impl World {
     /// The world's `E`, if anything made it yet.
     #[inline]
     pub(crate) fn extension<E: Extension>(&self) -> Option<&E> {
-        let (_, found) = self
-            .extensions
-            .slots
-            .iter()
-            .find(|(id, _)| *id == TypeId::of::<E>())?;
-        let found: &dyn Any = &**found;
-        found.downcast_ref()
+        self.extensions.get()
     }
 
     /// The world's `E`, made from `Default` on first use.

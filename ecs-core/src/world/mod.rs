@@ -10,6 +10,7 @@ pub(crate) mod prepared;
 pub(crate) mod query;
 pub(crate) mod read_only;
 pub(crate) mod removal;
+mod replay;
 pub(crate) mod require;
 pub(crate) mod state;
 

@@ -81,6 +81,9 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn snapshot(&self) -> Result<Snapshot, Error> {
+        // A look: what is written from now on is later than the snapshot,
+        // so a diff against it reads only the rows written since.
+        self.storage.look();
         Ok(Snapshot {
             entities: self.entities.clone(),
             storage: self.storage.try_clone().map_err(copy_error)?,

@@ -126,6 +126,12 @@ impl World {
         self.layers[index] = mask;
     }
 
+    /// The layer masks set so far, by slot (slots past the end have the
+    /// default layers).
+    pub(crate) fn layer_masks(&self) -> &[u32] {
+        &self.layers
+    }
+
     pub(crate) fn layers_of(&self, index: EntityIndex) -> u32 {
         self.layers
             .get(index.index())
