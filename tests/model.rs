@@ -11,7 +11,7 @@
 //! ids mapped through the load's id map; the model adds the required
 //! components (`requires`) itself.
 //!
-//! Cases: 2,000 by default (about 25 s in debug); raise with
+//! Cases: 512 by default (about 15 s in debug, so CI stays short); raise with
 //! `MODEL_CASES=10000 cargo test --release --test model` (proptest's own
 //! `PROPTEST_CASES` works too); `MODEL_OPS=200` lengthens the sequences
 //! (60 operations at most by default). Failures are shrunk to a minimal sequence of
@@ -1768,7 +1768,7 @@ fn config() -> ProptestConfig {
     ProptestConfig {
         cases: from_env("MODEL_CASES")
             .or(from_env("PROPTEST_CASES"))
-            .unwrap_or(2000),
+            .unwrap_or(512),
         failure_persistence: None,
         ..ProptestConfig::default()
     }
