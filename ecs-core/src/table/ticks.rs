@@ -184,8 +184,6 @@ pub(crate) enum ChangeKind {
     Changed,
 }
 
-impl ChangeKind {}
-
 /// Whether a row tick `tick` is later than `since`, the clock being at
 /// `now`: its age is below the reader's.
 #[inline]

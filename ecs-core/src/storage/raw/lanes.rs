@@ -301,6 +301,20 @@ enum Mode {
     Guarded,
 }
 
+impl Mode {
+    /// How `lanes` are walked: every row checked with `guarded`, else with
+    /// a constant step when they are dense.
+    fn of(lanes: &impl Lanes, guarded: bool) -> Mode {
+        if guarded {
+            Mode::Guarded
+        } else if lanes.dense() {
+            Mode::Dense
+        } else {
+            Mode::Strided
+        }
+    }
+}
+
 impl<L: Lanes> Lockstep<L> {
     /// Walks `rows` rows of `lanes`, or fewer when a lane is shorter (a
     /// lent array reads as empty). With `guarded` every row is handed out
@@ -311,13 +325,7 @@ impl<L: Lanes> Lockstep<L> {
         } else {
             rows.min(lanes.rows())
         };
-        let mode = if guarded {
-            Mode::Guarded
-        } else if lanes.dense() {
-            Mode::Dense
-        } else {
-            Mode::Strided
-        };
+        let mode = Mode::of(&lanes, guarded);
         Self::with(lanes, left, mode)
     }
 
@@ -399,13 +407,7 @@ impl<L: Lanes> Lockstep<L> {
         let skip = skip.min(rows);
         let (_, lanes) = self.lanes.split_at(skip);
         let take = take.min(rows - skip);
-        let mode = if guarded {
-            Mode::Guarded
-        } else if lanes.dense() {
-            Mode::Dense
-        } else {
-            Mode::Strided
-        };
+        let mode = Mode::of(&lanes, guarded);
         // `take <= rows - skip`, the rows the lanes keep; dense only when
         // they are.
         Self::with(lanes, take, mode)

@@ -417,14 +417,15 @@ impl BlobVec {
         // `size_of::<T>()` apart at an aligned `from.ptr`, borrowed shared
         // (a different array from `self`, which is borrowed mutably).
         let values = unsafe { std::slice::from_raw_parts(from.ptr.as_ptr().cast::<T>(), from.len) };
-        // SAFETY: this array holds `T`s, which are not zero-sized (both
-        // checked): its buffer is null-free, aligned for `T`, and, when
-        // `cap` is nonzero, came from the global allocator with the layout
-        // of `cap` `T`s (`grow`), which is what `Vec<T>` allocates; its
-        // first `len <= cap` values are initialised. The `Vec` is never
-        // dropped (`ManuallyDrop`) and does not grow (room was made above),
-        // so the buffer stays this array's.
-        let vec = unsafe { Vec::from_raw_parts(self.ptr.as_ptr().cast::<T>(), self.len, self.cap) };
+        // The buffer lent to a `Vec<T>`: this array holds `T`s, which are
+        // not zero-sized (both checked), so it is null-free, aligned for
+        // `T`, and, when `cap` is nonzero, came from the global allocator
+        // with the layout of `cap` `T`s (`grow`), which is what `Vec<T>`
+        // allocates; its first `len <= cap` values are initialised.
+        let (ptr, len, cap) = (self.ptr.as_ptr().cast::<T>(), self.len, self.cap);
+        // SAFETY: `ptr`, `len`, `cap` as above; the `Vec` is never dropped
+        // (`ManuallyDrop`) nor grown (room made above): the buffer stays ours.
+        let vec = unsafe { Vec::from_raw_parts(ptr, len, cap) };
         let mut lent = LentVec {
             vec: std::mem::ManuallyDrop::new(vec),
             len: &mut self.len,
