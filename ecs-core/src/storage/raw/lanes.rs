@@ -24,6 +24,8 @@ mod sealed {
 pub trait Lanes: sealed::Sealed + Sized {
     /// One row of every lane.
     type Item;
+    /// How many arrays the lanes walk.
+    const WIDTH: usize;
     /// How many rows every lane still has (`usize::MAX` when none reads).
     fn rows(&self) -> usize;
     /// `self.rows() >= rows`, without the division `rows` may cost.
@@ -35,10 +37,20 @@ pub trait Lanes: sealed::Sealed + Sized {
     unsafe fn advance(&mut self) -> Self::Item;
     /// Whether each lane's rows sit exactly one item apart (the item is
     /// the row's whole value, not a part of a derived one), so that
-    /// [`Lanes::advance_dense`] may step by a constant.
+    /// [`Lanes::dense_at`] may address rows by a constant size.
     fn dense(&self) -> bool;
+    /// Row `row` of every lane, counted from where the lanes stand, found
+    /// as the row's index times the item's size: a constant the compiler
+    /// folds into the address, so a dense walk keeps one row index for
+    /// all its lanes instead of a pointer per lane that moves every row.
+    ///
+    /// # Safety
+    /// `self.dense()`, `row < self.rows()`, and no row is handed out twice
+    /// while its item lives (the lanes do not move during a dense walk).
+    unsafe fn dense_at(&self, row: usize) -> Self::Item;
     /// [`Lanes::advance`] by the item's size, a constant the compiler
-    /// folds, instead of the stored step.
+    /// folds, instead of the stored step: a closure's walk, where each lane
+    /// keeps its own pointer in a register.
     ///
     /// # Safety
     /// As [`Lanes::advance`], and `self.dense()`.
@@ -53,6 +65,7 @@ impl<T> sealed::Sealed for Strided<'_, T> {}
 
 impl<'a, T> Lanes for Strided<'a, T> {
     type Item = &'a T;
+    const WIDTH: usize = 1;
     #[inline(always)]
     fn rows(&self) -> usize {
         self.len()
@@ -74,6 +87,23 @@ impl<'a, T> Lanes for Strided<'a, T> {
     #[inline(always)]
     fn dense(&self) -> bool {
         size_of::<T>() == 0 || self.step == size_of::<T>()
+    }
+    #[inline(always)]
+    unsafe fn dense_at(&self, row: usize) -> &'a T {
+        let at = if size_of::<T>() == 0 {
+            // Zero-sized values keep their stored step (the alignment), and
+            // their walk's addresses need not lie in an allocation.
+            self.next.as_ptr().wrapping_add(row * self.step)
+        } else {
+            // SAFETY: the caller guarantees `dense()`, so the stored step
+            // is the item's size, and `row < rows()`, so the offset stays
+            // below `end`, inside the array (which keeps the address
+            // non-null, as an item's must be).
+            unsafe { self.next.as_ptr().add(row * size_of::<T>()) }
+        };
+        // SAFETY: `at` is row `row` of the walk, below `end`, which holds a
+        // `T` (`BlobVec::iter`), borrowed for 'a.
+        unsafe { &*at.cast::<T>() }
     }
     #[inline(always)]
     unsafe fn advance_dense(&mut self) -> &'a T {
@@ -102,6 +132,7 @@ impl<T> sealed::Sealed for StridedMut<'_, T> {}
 
 impl<'a, T> Lanes for StridedMut<'a, T> {
     type Item = &'a mut T;
+    const WIDTH: usize = 1;
     #[inline(always)]
     fn rows(&self) -> usize {
         self.len()
@@ -123,6 +154,25 @@ impl<'a, T> Lanes for StridedMut<'a, T> {
     #[inline(always)]
     fn dense(&self) -> bool {
         size_of::<T>() == 0 || self.step == size_of::<T>()
+    }
+    #[inline(always)]
+    unsafe fn dense_at(&self, row: usize) -> &'a mut T {
+        let at = if size_of::<T>() == 0 {
+            // Zero-sized values keep their stored step (the alignment), and
+            // their walk's addresses need not lie in an allocation.
+            self.next.as_ptr().wrapping_add(row * self.step)
+        } else {
+            // SAFETY: the caller guarantees `dense()`, so the stored step
+            // is the item's size, and `row < rows()`, so the offset stays
+            // below `end`, inside the array (which keeps the address
+            // non-null, as an item's must be).
+            unsafe { self.next.as_ptr().add(row * size_of::<T>()) }
+        };
+        // SAFETY: `at` is row `row` of the walk, below `end`, which holds a
+        // `T` (`BlobVec::iter`); the caller hands each row
+        // out once and the array is borrowed mutably for 'a: the borrow is
+        // unique.
+        unsafe { &mut *at.cast::<T>() }
     }
     #[inline(always)]
     unsafe fn advance_dense(&mut self) -> &'a mut T {
@@ -158,6 +208,7 @@ impl<L: Lanes> sealed::Sealed for Option<L> {}
 /// A lane the table may lack (an optional term): `None` on every row then.
 impl<L: Lanes> Lanes for Option<L> {
     type Item = Option<L::Item>;
+    const WIDTH: usize = L::WIDTH;
     #[inline(always)]
     fn rows(&self) -> usize {
         self.as_ref().map_or(usize::MAX, L::rows)
@@ -180,6 +231,11 @@ impl<L: Lanes> Lanes for Option<L> {
         // SAFETY: a present lane has a row left and is dense.
         self.as_mut().map(|lane| unsafe { lane.advance_dense() })
     }
+    #[inline(always)]
+    unsafe fn dense_at(&self, row: usize) -> Option<L::Item> {
+        // SAFETY: a present lane has `row` below its rows and is dense.
+        self.as_ref().map(|lane| unsafe { lane.dense_at(row) })
+    }
     fn split_at(self, at: usize) -> (Self, Self) {
         match self {
             Some(lane) => {
@@ -199,6 +255,7 @@ impl sealed::Sealed for () {}
 /// No lane: a term that keeps its own checked cursors.
 impl Lanes for () {
     type Item = ();
+    const WIDTH: usize = 0;
     #[inline(always)]
     fn rows(&self) -> usize {
         usize::MAX
@@ -214,6 +271,8 @@ impl Lanes for () {
         true
     }
     #[inline(always)]
+    unsafe fn dense_at(&self, _: usize) {}
+    #[inline(always)]
     unsafe fn advance_dense(&mut self) {}
     fn split_at(self, _: usize) -> (Self, Self) {
         ((), ())
@@ -227,6 +286,7 @@ macro_rules! tuple_lanes {
 
         impl<$($name: Lanes),+> Lanes for ($($name,)+) {
             type Item = ($($name::Item,)+);
+            const WIDTH: usize = 0 $(+ $name::WIDTH)+;
             #[inline(always)]
             #[allow(non_snake_case)]
             fn rows(&self) -> usize {
@@ -255,6 +315,14 @@ macro_rules! tuple_lanes {
             }
             #[inline(always)]
             #[allow(non_snake_case)]
+            unsafe fn dense_at(&self, row: usize) -> Self::Item {
+                let ($($var,)+) = self;
+                // SAFETY: every lane has `row` below its rows (as in
+                // `advance`) and the tuple is dense only when each lane is.
+                unsafe { ($($var.dense_at(row),)+) }
+            }
+            #[inline(always)]
+            #[allow(non_snake_case)]
             unsafe fn advance_dense(&mut self) -> Self::Item {
                 let ($($var,)+) = self;
                 // SAFETY: every lane has a row left (as in `advance`) and
@@ -278,17 +346,26 @@ for_each_tuple!(tuple_lanes);
 
 /// Lanes and the number of rows they advance together.
 ///
-/// The rows left are counted in one of three counters, the others being 0,
-/// so that a loop tests one counter per row: `dense` when the lanes are
-/// dense, `strided` when they are not, `guarded` when the caller asked for
-/// every row to go through [`Lockstep::next_guarded`] (where it checks each
-/// row before using it).
+/// A dense walk hands out rows `at..end` counted from where the walk
+/// started; with many lanes each is found by its index (the lanes stay
+/// put: one index moves per row, not a pointer per lane, and the index
+/// scales by constant sizes the compiler folds into addresses), with few
+/// each lane's pointer moves by its item's size. A strided walk moves the lanes a stored
+/// step per row, counting its rows left in `strided`; `guarded` counts
+/// those of a walk where the caller asked for every row to go through
+/// [`Lockstep::next_guarded`] (where it checks each row before using it).
+/// A walk is of one kind: the other counters are 0.
 ///
-/// Invariants: `dense + strided + guarded <= lanes.rows()`; `dense > 0`
-/// only when `lanes.dense()`.
+/// Invariants: `end > at` only when `lanes.dense()`; when `end > 0`,
+/// `strided == guarded == 0`; an indexed walk (`Lockstep::INDEXED`) has
+/// handed out the rows below `at` and `end <= lanes.rows()` (the lanes stay
+/// put); an unindexed one has `at == 0` and `end <= lanes.rows()` rows left
+/// from where the lanes stand; otherwise `strided + guarded <=
+/// lanes.rows()`.
 pub struct Lockstep<L> {
     lanes: L,
-    dense: usize,
+    at: usize,
+    end: usize,
     strided: usize,
     guarded: usize,
 }
@@ -329,10 +406,13 @@ impl<L: Lanes> Lockstep<L> {
         Self::with(lanes, left, mode)
     }
 
+    /// `left` rows of `lanes` (at most `lanes.rows()`, and `Dense` only
+    /// when `lanes.dense()`), walked from where the lanes stand.
     fn with(lanes: L, left: usize, mode: Mode) -> Self {
         let count = |m| if mode == m { left } else { 0 };
         Lockstep {
-            dense: count(Mode::Dense),
+            at: 0,
+            end: count(Mode::Dense),
             strided: count(Mode::Strided),
             guarded: count(Mode::Guarded),
             lanes,
@@ -340,13 +420,32 @@ impl<L: Lanes> Lockstep<L> {
     }
 
     fn mode(&self) -> Mode {
-        if self.dense > 0 {
+        if self.end > self.at {
             Mode::Dense
         } else if self.strided > 0 {
             Mode::Strided
         } else {
             Mode::Guarded
         }
+    }
+
+    /// Whether a dense walk finds rows by index rather than by moving
+    /// each lane's pointer. With three arrays or more, one index instead of
+    /// a pointer per array leaves the compiler the registers a loop body
+    /// needs (a 5-term join: 28 instructions a row instead of 36); with
+    /// fewer, moving the pointers is as cheap and keeps each address in one
+    /// register (one array: 6 instructions a row instead of 11).
+    const INDEXED: bool = L::WIDTH >= 3;
+
+    /// The lanes moved past the rows a dense walk handed out, the rows
+    /// left, and the walk's kind.
+    fn settle(self) -> (L, usize, Mode) {
+        let (left, mode) = (self.len(), self.mode());
+        let lanes = match self.at {
+            at if at > 0 && Self::INDEXED => self.lanes.split_at(at).1,
+            _ => self.lanes,
+        };
+        (lanes, left, mode)
     }
 
     /// No rows.
@@ -357,20 +456,32 @@ impl<L: Lanes> Lockstep<L> {
     /// The rows left.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.dense + self.strided + self.guarded
+        (self.end - self.at) + self.strided + self.guarded
     }
 
     /// The next row of a dense walk; `None` when the walk is of another
     /// kind or over.
     #[inline(always)]
     pub fn next_dense(&mut self) -> Option<L::Item> {
-        if self.dense == 0 {
+        if !Self::INDEXED {
+            if self.end == 0 {
+                return None;
+            }
+            self.end -= 1;
+            // SAFETY: `end` was above 0, so the lanes are dense and have a
+            // row left (invariants: unindexed, `at` is 0 and `end` counts
+            // the rows left from where the lanes stand); both drop by one.
+            return Some(unsafe { self.lanes.advance_dense() });
+        }
+        if self.at >= self.end {
             return None;
         }
-        self.dense -= 1;
-        // SAFETY: `dense` was above 0, so the lanes are dense and have a row
-        // left (invariants); `dense` and `rows()` both drop by one.
-        Some(unsafe { self.lanes.advance_dense() })
+        let row = self.at;
+        self.at += 1;
+        // SAFETY: `row < end`, so the lanes are dense and `row` is below
+        // their rows (invariants); `at` moved past it, so it is handed out
+        // once, and an indexed walk does not move the lanes.
+        Some(unsafe { self.lanes.dense_at(row) })
     }
 
     /// The next row of a strided walk; `None` when the walk is of another
@@ -381,8 +492,9 @@ impl<L: Lanes> Lockstep<L> {
             return None;
         }
         self.strided -= 1;
-        // SAFETY: `strided` was above 0, so the lanes have a row left
-        // (invariant); `strided` and `rows()` both drop by one.
+        // SAFETY: `strided` was above 0, so the walk is strided and the
+        // lanes have a row left (invariants); `strided` and `rows()` both
+        // drop by one.
         Some(unsafe { self.lanes.advance() })
     }
 
@@ -394,18 +506,20 @@ impl<L: Lanes> Lockstep<L> {
             return None;
         }
         self.guarded -= 1;
-        // SAFETY: `guarded` was above 0, so the lanes have a row left
-        // (invariant); `guarded` and `rows()` both drop by one.
+        // SAFETY: `guarded` was above 0, so the walk is guarded and the
+        // lanes have a row left (invariants); `guarded` and `rows()` both
+        // drop by one.
         Some(unsafe { self.lanes.advance() })
     }
 
-    /// Passes over `skip` rows from where the lanes stand (rows counted
+    /// Passes over `skip` rows from where the walk stands (rows counted
     /// but not handed out are among them) and walks the `take` rows after
     /// them, fewer when the lanes end; `guarded` as in [`Lockstep::new`].
     pub fn skip_then(self, skip: usize, take: usize, guarded: bool) -> Self {
-        let rows = self.lanes.rows();
+        let (lanes, _, _) = self.settle();
+        let rows = lanes.rows();
         let skip = skip.min(rows);
-        let (_, lanes) = self.lanes.split_at(skip);
+        let (_, lanes) = lanes.split_at(skip);
         let take = take.min(rows - skip);
         let mode = Mode::of(&lanes, guarded);
         // `take <= rows - skip`, the rows the lanes keep; dense only when
@@ -414,24 +528,38 @@ impl<L: Lanes> Lockstep<L> {
     }
 
     /// Folds every row left into `acc`, with the choice between a constant
-    /// and a stored step made once rather than per row.
+    /// and a stored step made once rather than per row. Each lane moves its
+    /// own pointer: in a loop the compiler sees whole, that is as cheap as
+    /// an index and lets it vectorise.
     #[inline(always)]
-    pub fn fold<B>(mut self, mut acc: B, mut f: impl FnMut(B, L::Item) -> B) -> B {
-        while let Some(row) = self.next_dense() {
-            acc = f(acc, row);
-        }
-        while let Some(row) = self.next_strided() {
-            acc = f(acc, row);
+    pub fn fold<B>(self, mut acc: B, mut f: impl FnMut(B, L::Item) -> B) -> B {
+        let (mut lanes, left, mode) = self.settle();
+        match mode {
+            Mode::Dense => {
+                for _ in 0..left {
+                    // SAFETY: a dense walk's lanes are dense and have
+                    // `left` rows from where they stand (invariants, and
+                    // `settle` moved them past the rows handed out).
+                    acc = f(acc, unsafe { lanes.advance_dense() });
+                }
+            }
+            Mode::Strided => {
+                for _ in 0..left {
+                    // SAFETY: the lanes have `left` rows (invariant).
+                    acc = f(acc, unsafe { lanes.advance() });
+                }
+            }
+            // A guarded walk's rows are handed out by `next_guarded` only.
+            Mode::Guarded => {}
         }
         acc
     }
 
     /// The first `at` rows (at most all) and the rest.
     pub fn split_at(self, at: usize) -> (Self, Self) {
-        let left = self.len();
-        let mode = self.mode();
+        let (lanes, left, mode) = self.settle();
         let at = at.min(left);
-        let (a, b) = self.lanes.split_at(at);
+        let (a, b) = lanes.split_at(at);
         // The halves' lanes have `at` and `rows() - at >= left - at` rows,
         // and are dense when the whole was.
         (Self::with(a, at, mode), Self::with(b, left - at, mode))
