@@ -445,8 +445,7 @@ impl<'w> Source<'w> {
         let checked = owners.is_some() || checked;
         let lanes = Lockstep::new(lanes, rows.owners().len(), checked);
         let rows = TableRows {
-            lanes,
-            states,
+            cursor: Cursor { lanes, states },
             owners,
             entities,
             runs: None,
@@ -458,11 +457,47 @@ impl<'w> Source<'w> {
     }
 }
 
-/// One table's rows, as a query yields them.
-pub(crate) struct TableRows<'w, Q: QueryData> {
-    /// The terms' arrays, one row counter for all.
+/// What a walk touches on every row of a table where none is skipped:
+/// the terms' arrays, one row counter for all, and the terms' states. The
+/// iterator keeps it apart from the rest of [`TableRows`], so that only
+/// this much moves in and out of the out-of-line code that opens tables.
+pub(crate) struct Cursor<'w, Q: QueryData> {
     lanes: Lockstep<Q::Lanes<'w>>,
     states: Q::States<'w>,
+}
+
+impl<'w, Q: QueryData> Cursor<'w, Q> {
+    /// No rows.
+    fn idle(entities: &'w Entities) -> Self {
+        Cursor {
+            lanes: Lockstep::empty(),
+            states: Q::idle(Generations(entities)),
+        }
+    }
+
+    /// The next row of a table where none is skipped; `None` at the end
+    /// and in a table where rows may be skipped.
+    #[inline(always)]
+    fn next_unchecked(&mut self) -> Option<Q::Item<'w>> {
+        if let Some(row) = self.lanes.next_dense() {
+            return Some(Q::fetch_fast(row, &mut self.states));
+        }
+        let row = self.lanes.next_strided()?;
+        Some(Q::fetch_fast(row, &mut self.states))
+    }
+}
+
+/// The rest of a walked table's [`TableRows`], which only the out-of-line
+/// code reads: the skipped rows' owners and the runs of rows to walk.
+#[derive(Default)]
+struct Rest<'w> {
+    owners: Option<&'w [EntityIndex]>,
+    runs: Option<Box<Runs>>,
+}
+
+/// One table's rows, as a query yields them.
+pub(crate) struct TableRows<'w, Q: QueryData> {
+    cursor: Cursor<'w, Q>,
     /// The rows' owners, when some are disabled or killed (those are
     /// skipped).
     owners: Option<&'w [EntityIndex]>,
@@ -476,13 +511,13 @@ pub(crate) struct TableRows<'w, Q: QueryData> {
 impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// How many rows are left, skipped ones included.
     pub fn len(&self) -> usize {
-        self.lanes.len() + self.runs.as_ref().map_or(0, |runs| runs.rows_left())
+        self.cursor.lanes.len() + self.runs.as_ref().map_or(0, |runs| runs.rows_left())
     }
 
     /// The rows walked only in `runs`, `None` when none is left.
     fn in_runs(mut self, runs: Vec<Range<usize>>, guarded: bool) -> Option<Self> {
         // A lent array reads as empty: the runs end where the lanes do.
-        let runs = Runs::new(runs, self.lanes.len(), guarded)?;
+        let runs = Runs::new(runs, self.cursor.lanes.len(), guarded)?;
         self.runs = Some(Box::new(runs));
         self.next_run();
         Some(self)
@@ -497,49 +532,29 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         let Some(jump) = self.runs.as_mut().and_then(|runs| runs.next_jump()) else {
             return false;
         };
-        let lanes = std::mem::replace(&mut self.lanes, Lockstep::empty());
-        self.lanes = lanes.skip_then(jump.skip, jump.take, jump.guarded);
-        let states = std::mem::replace(&mut self.states, Q::idle(Generations(self.entities)));
-        self.states = Q::split(states, jump.skip).1;
+        let Cursor { lanes, states } =
+            std::mem::replace(&mut self.cursor, Cursor::idle(self.entities));
+        self.cursor = Cursor {
+            lanes: lanes.skip_then(jump.skip, jump.take, jump.guarded),
+            states: Q::split(states, jump.skip).1,
+        };
         if let Some(owners) = &mut self.owners {
             *owners = owners.get(jump.skip..).unwrap_or_default();
         }
         true
     }
 
-    /// No rows: the state of a query that has not opened a table.
-    pub fn idle(entities: &'w Entities) -> Self {
-        TableRows {
-            lanes: Lockstep::empty(),
-            states: Q::idle(Generations(entities)),
-            owners: None,
-            entities,
-            runs: None,
-        }
-    }
-
-    /// The next row of a table where none is skipped; `None` at the end
-    /// and in a table where rows may be skipped.
-    #[inline(always)]
-    fn next_unchecked(&mut self) -> Option<Q::Item<'w>> {
-        if let Some(row) = self.lanes.next_dense() {
-            return Some(Q::fetch_fast(row, &mut self.states));
-        }
-        let row = self.lanes.next_strided()?;
-        Some(Q::fetch_fast(row, &mut self.states))
-    }
-
     /// The next row that is not skipped.
     #[inline(always)]
     pub fn next(&mut self) -> Option<Q::Item<'w>> {
         loop {
-            if let Some(item) = self.next_unchecked() {
+            if let Some(item) = self.cursor.next_unchecked() {
                 return Some(item);
             }
             if let Some(item) = self.next_checked() {
                 return Some(item);
             }
-            if !self.next_run() {
+            if self.runs.is_none() || !self.next_run() {
                 return None;
             }
         }
@@ -549,7 +564,7 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// skipped (a checked table's walk is guarded).
     #[inline(always)]
     fn next_checked(&mut self) -> Option<Q::Item<'w>> {
-        while let Some(row) = self.lanes.next_guarded() {
+        while let Some(row) = self.cursor.lanes.next_guarded() {
             if let Some(item) = self.check(row) {
                 return Some(item);
             }
@@ -571,7 +586,7 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
                 None => false,
             },
         };
-        let item = Q::fetch(row, &mut self.states);
+        let item = Q::fetch(row, &mut self.cursor.states);
         item.filter(|_| active)
     }
 
@@ -589,21 +604,22 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         while let Some(item) = self.next_checked() {
             acc = f(acc, item);
         }
-        let TableRows {
+        let Cursor {
             lanes, mut states, ..
-        } = self;
+        } = self.cursor;
         lanes.fold(acc, |acc, row| f(acc, Q::fetch_fast(row, &mut states)))
     }
 
     /// The first `at` rows and the rest. In a table walked by runs the
     /// first part ends with the current run at the latest.
     pub fn split(mut self, at: usize) -> (Self, Self) {
-        if self.lanes.len() == 0 {
+        if self.cursor.lanes.len() == 0 {
             self.next_run();
         }
-        let at = at.min(self.lanes.len());
-        let (a, b) = self.lanes.split_at(at);
-        let (sa, sb) = Q::split(self.states, at);
+        let Cursor { lanes, states } = self.cursor;
+        let at = at.min(lanes.len());
+        let (a, b) = lanes.split_at(at);
+        let (sa, sb) = Q::split(states, at);
         let (oa, ob) = match self.owners {
             Some(owners) => {
                 let (x, y) = owners.split_at(at.min(owners.len()));
@@ -613,15 +629,19 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         };
         (
             TableRows {
-                lanes: a,
-                states: sa,
+                cursor: Cursor {
+                    lanes: a,
+                    states: sa,
+                },
                 owners: oa,
                 entities: self.entities,
                 runs: None,
             },
             TableRows {
-                lanes: b,
-                states: sb,
+                cursor: Cursor {
+                    lanes: b,
+                    states: sb,
+                },
                 owners: ob,
                 entities: self.entities,
                 runs: self.runs,
@@ -633,9 +653,9 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
 /// The iterator of a query: table by table, row by row.
 pub struct QueryIter<'w, Q: QueryData> {
     /// The table being walked (no rows before the first and after the
-    /// last).
-    rows: TableRows<'w, Q>,
-    /// Boxed: only the out-of-line [`Tables::open_next`] touches it, and a
+    /// last); the rest of its rows is in `tables`.
+    rows: Cursor<'w, Q>,
+    /// Boxed: only the out-of-line [`Tables::refill`] touches it, and a
     /// pointer into the iterator itself would keep the compiler from
     /// holding `rows` in registers in a `for` loop.
     tables: Box<Tables<'w>>,
@@ -650,6 +670,8 @@ struct Tables<'w> {
     inactive: bool,
     /// The per-row filters.
     walk: Walk,
+    /// The rest of the rows of the table being walked.
+    rest: Rest<'w>,
 }
 
 /// A walk's per-row filters: its change filters' kinds and ticks (in the
@@ -704,17 +726,38 @@ impl<'w> Tables<'w> {
     #[inline(never)]
     fn refill<Q: QueryData>(
         &mut self,
-        mut rows: TableRows<'w, Q>,
-    ) -> (TableRows<'w, Q>, Option<Q::Item<'w>>) {
+        cursor: Cursor<'w, Q>,
+    ) -> (Cursor<'w, Q>, Option<Q::Item<'w>>) {
+        let mut rows = self.join(cursor);
         loop {
             if let Some(item) = rows.next() {
-                return (rows, Some(item));
+                return (self.part(rows), Some(item));
             }
             match self.open_next() {
                 Some(next) => rows = next,
-                None => return (rows, None),
+                None => return (self.part(rows), None),
             }
         }
+    }
+
+    /// The walked table's rows: `cursor` and the rest kept here.
+    fn join<Q: QueryData>(&mut self, cursor: Cursor<'w, Q>) -> TableRows<'w, Q> {
+        let Rest { owners, runs } = std::mem::take(&mut self.rest);
+        TableRows {
+            cursor,
+            owners,
+            entities: self.entities,
+            runs,
+        }
+    }
+
+    /// `rows`' cursor, the rest kept here.
+    fn part<Q: QueryData>(&mut self, rows: TableRows<'w, Q>) -> Cursor<'w, Q> {
+        self.rest = Rest {
+            owners: rows.owners,
+            runs: rows.runs,
+        };
+        rows.cursor
     }
 
     #[cold]
@@ -727,6 +770,7 @@ impl<'w> Tables<'w> {
             entities,
             inactive,
             walk,
+            ..
         } = self;
         let plan: &Plan = plan;
         if walk.child_of == Some(None) {
@@ -787,7 +831,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
         walk: Walk,
     ) -> Self {
         QueryIter {
-            rows: TableRows::idle(entities),
+            rows: Cursor::idle(entities),
             tables: Box::new(Tables {
                 plan: PlanHandle(ManuallyDrop::new(Some(plan))),
                 next_table: 0,
@@ -795,6 +839,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
                 entities,
                 inactive,
                 walk,
+                rest: Rest::default(),
             }),
         }
     }
@@ -802,9 +847,10 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
     /// Every table's rows, opened at once (for splitting across threads).
     pub(crate) fn into_tables(mut self) -> Vec<TableRows<'w, Q>> {
         let mut all = Vec::with_capacity(self.tables.plan.tables.len() + 1);
-        if self.rows.len() > 0 {
-            let entities = self.tables.entities;
-            all.push(std::mem::replace(&mut self.rows, TableRows::idle(entities)));
+        let cursor = std::mem::replace(&mut self.rows, Cursor::idle(self.tables.entities));
+        let rows = self.tables.join(cursor);
+        if rows.len() > 0 {
+            all.push(rows);
         }
         while let Some(rows) = self.tables.open_next() {
             all.push(rows);
@@ -821,7 +867,7 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
         if let Some(item) = self.rows.next_unchecked() {
             return Some(item);
         }
-        let rows = std::mem::replace(&mut self.rows, TableRows::idle(self.tables.entities));
+        let rows = std::mem::replace(&mut self.rows, Cursor::idle(self.tables.entities));
         let (rows, item) = self.tables.refill(rows);
         self.rows = rows;
         item
@@ -829,7 +875,7 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
 
     fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
         let QueryIter { rows, mut tables } = self;
-        let mut acc = rows.fold(init, &mut f);
+        let mut acc = tables.join(rows).fold(init, &mut f);
         while let Some(rows) = tables.open_next::<Q>() {
             acc = rows.fold(acc, &mut f);
         }
@@ -837,7 +883,8 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let current = self.rows.len();
+        let t = &self.tables;
+        let current = self.rows.lanes.len() + t.rest.runs.as_ref().map_or(0, |r| r.rows_left());
         (0, Some(current + self.remaining_rows()))
     }
 }
