@@ -136,3 +136,66 @@ fn child_of_visits_the_children_of_one_entity() {
     world.despawn(other).unwrap();
     assert_eq!(world.query::<(&Turret,)>().child_of(other).count(), 0);
 }
+
+#[test]
+fn a_walk_across_tables_runs_and_threads_reads_each_ancestor() {
+    #[derive(Component, Debug)]
+    struct Flag;
+    #[derive(Component, Debug)]
+    struct Extra;
+    let mut world = World::new();
+    // Ancestors in two tables, children in two tables, siblings side by
+    // side and interleaved.
+    let near = world.spawn_with((Tower { range: 1.0 },)).unwrap();
+    let far = world.spawn_with((Tower { range: 2.0 }, Flag)).unwrap();
+    let mut expected = Vec::new();
+    for i in 0..40 {
+        let parent = if i % 3 == 0 { far } else { near };
+        let child = match i % 2 {
+            0 => world.spawn_with((Turret { reach: 0.0 },)).unwrap(),
+            _ => world.spawn_with((Turret { reach: 0.0 }, Extra)).unwrap(),
+        };
+        world.set_parent(child, parent).unwrap();
+        expected.push((child, if parent == far { 2.0 } else { 1.0 }));
+    }
+    let orphan = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+    expected.push((orphan, -1.0));
+    let read = |world: &World| {
+        let mut got: Vec<(EntityId, f32)> = world
+            .query::<(EntityId, Up<&Tower>)>()
+            .with::<Turret>()
+            .into_iter()
+            .map(|(id, t)| (id, t.map_or(-1.0, |t| t.range)))
+            .collect();
+        got.sort_by_key(|(id, _)| id.index());
+        got
+    };
+    let mut want = expected.clone();
+    want.sort_by_key(|(id, _)| id.index());
+    assert_eq!(read(&world), want);
+    // Walked in runs (only the children of `far`).
+    let of_far = world
+        .query::<(&Turret, Up<&Tower>)>()
+        .child_of(far)
+        .into_iter()
+        .map(|(_, t)| t.map(|t| t.range))
+        .collect::<Vec<_>>();
+    assert_eq!(of_far.len(), 14);
+    assert!(of_far.iter().all(|&r| r == Some(2.0)));
+    // Split across threads, writing.
+    world
+        .query_mut::<(&mut Turret, Up<&Tower>)>()
+        .par_for_each(|(turret, tower)| turret.reach = tower.map_or(-1.0, |t| t.range));
+    for &(id, range) in &expected {
+        assert_eq!(
+            world.entity(id).unwrap().get::<Turret>().unwrap().reach,
+            range
+        );
+    }
+    // Reparented between two queries: the second sees the new ancestor.
+    world.set_parent(orphan, far).unwrap();
+    world.clear_parent(expected[1].0).unwrap();
+    let now = read(&world);
+    assert!(now.contains(&(orphan, 2.0)));
+    assert!(now.contains(&(expected[1].0, -1.0)));
+}
