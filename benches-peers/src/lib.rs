@@ -751,6 +751,45 @@ pub mod observer_add {
             w.entity_mut(id).remove::<AddB>();
         }
     }
+
+    /// Added to every `*_cost` measurement, per element: criterion rejects
+    /// a sample of zero time, which a difference of two noisy times can
+    /// be when the cost is small. report.py takes it off again.
+    pub const COST_OFFSET_NS: u64 = 100;
+
+    /// What `observed` costs beyond `plain` over `iters` runs of each,
+    /// timed interleaved (plain then observed, then the other way round,
+    /// so that a drift of the machine's speed during the measurement falls
+    /// on both alike): the sum of the observed runs' times minus the sum
+    /// of the plain ones', plus [`COST_OFFSET_NS`] per element of each
+    /// run (`elements` per run). The two closures run equally often.
+    pub fn interleaved_cost(
+        iters: u64,
+        elements: u64,
+        mut plain: impl FnMut(),
+        mut observed: impl FnMut(),
+    ) -> std::time::Duration {
+        use std::time::{Duration, Instant};
+        let (mut plain_time, mut observed_time) = (Duration::ZERO, Duration::ZERO);
+        let time = |f: &mut dyn FnMut(), total: &mut Duration| {
+            let start = Instant::now();
+            f();
+            *total += start.elapsed();
+        };
+        for i in 0..iters {
+            if i % 2 == 0 {
+                time(&mut plain, &mut plain_time);
+                time(&mut observed, &mut observed_time);
+            } else {
+                time(&mut observed, &mut observed_time);
+                time(&mut plain, &mut plain_time);
+            }
+        }
+        let offset = Duration::from_nanos(COST_OFFSET_NS * elements * iters);
+        (observed_time + offset)
+            .saturating_sub(plain_time)
+            .max(Duration::from_nanos(1))
+    }
 }
 
 /// More world shapes for save/load, one feature each (the `save_load`

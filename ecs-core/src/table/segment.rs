@@ -163,11 +163,18 @@ impl Segment {
     /// Writes [`Segment::changed_all`] into the rows whose own tick is
     /// older, and clears it: before a row with older ticks moves in, which
     /// it does not cover.
+    #[inline(always)]
     fn settle_changed_all(&mut self) {
-        let all = std::mem::take(&mut self.changed_all);
-        if all == 0 {
-            return;
+        if self.changed_all != 0 {
+            self.settle_changed_all_now();
         }
+    }
+
+    /// [`Segment::settle_changed_all`] once there is a tick to settle: out
+    /// of line, so that a row moving in pays one test while there is none.
+    #[cold]
+    fn settle_changed_all_now(&mut self) {
+        let all = std::mem::take(&mut self.changed_all);
         // Ages are read below the latest change, which no row is after.
         let latest = self.changed_max.max(all);
         let all_age = latest - all;
@@ -180,6 +187,7 @@ impl Segment {
 
     /// Row `row`'s change tick: its own, or when later the tick of the
     /// last walk of the whole segment.
+    #[inline(always)]
     fn changed_at(&self, row: usize) -> u32 {
         let own = self.changed[row];
         let all = self.changed_all;

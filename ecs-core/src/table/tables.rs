@@ -371,11 +371,20 @@ impl Storage {
     }
 
     /// The table of `from`'s layout with `ty` appended.
+    #[inline]
     pub(crate) fn table_adding(&mut self, from: TableId, ty: TypeIdx) -> TableId {
         let cached = self.tables[from.index()].adding.iter().find(|e| e.0 == ty);
-        if let Some(&(_, to)) = cached {
-            return to;
+        match cached {
+            Some(&(_, to)) => to,
+            None => self.make_table_adding(from, ty),
         }
+    }
+
+    /// [`Storage::table_adding`] the first time: the table is found or
+    /// made, and the edge kept.
+    #[cold]
+    #[inline(never)]
+    fn make_table_adding(&mut self, from: TableId, ty: TypeIdx) -> TableId {
         let types: Vec<TypeIdx> = self.tables[from.index()]
             .layout
             .iter()
@@ -388,14 +397,23 @@ impl Storage {
     }
 
     /// The table of `from`'s layout without its component at `pos`.
+    #[inline]
     pub(crate) fn table_removing(&mut self, from: TableId, pos: usize) -> TableId {
         let cached = self.tables[from.index()]
             .removing
             .iter()
             .find(|e| e.0 == pos);
-        if let Some(&(_, to)) = cached {
-            return to;
+        match cached {
+            Some(&(_, to)) => to,
+            None => self.make_table_removing(from, pos),
         }
+    }
+
+    /// [`Storage::table_removing`] the first time: the table is found or
+    /// made, and the edge kept.
+    #[cold]
+    #[inline(never)]
+    fn make_table_removing(&mut self, from: TableId, pos: usize) -> TableId {
         let layout = &self.tables[from.index()].layout;
         let types: Vec<TypeIdx> = layout[..pos]
             .iter()

@@ -221,6 +221,7 @@ impl World {
     }
 
     /// [`World::check_single`] for a type known by index.
+    #[inline]
     pub(crate) fn check_single_ty(
         &self,
         index: EntityIndex,
@@ -232,6 +233,19 @@ impl World {
             // Nothing the entity holds is-a anything `ty` is.
             return Ok(());
         }
+        self.check_single_clash(index, ty, adding)
+    }
+
+    /// [`World::check_single_ty`] once the entity holds something that
+    /// shares a type with `ty`: out of line, the common add never gets here.
+    #[cold]
+    #[inline(never)]
+    fn check_single_clash(
+        &self,
+        index: EntityIndex,
+        ty: TypeIdx,
+        adding: &'static str,
+    ) -> Result<(), Error> {
         let clash = self
             .layout_of(index)
             .iter()

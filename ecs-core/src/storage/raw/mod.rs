@@ -92,6 +92,45 @@ macro_rules! __erased_with_parent {
     }};
 }
 
+/// Copies one value of `size` bytes from `src` to `dst`: the common
+/// component sizes as one or two fixed-size loads and stores rather than a
+/// call to `memcpy` with a run-time length, which is most of the cost of
+/// moving a small component between tables.
+///
+/// # Safety
+/// `src` is valid for reads and `dst` for writes of `size` bytes, and the
+/// two ranges do not overlap (alignment is not required: unaligned loads
+/// and stores are used).
+#[inline(always)]
+unsafe fn copy_value(src: *const u8, dst: *mut u8, size: usize) {
+    /// Copies `N` bytes as one unaligned array load and store.
+    ///
+    /// # Safety
+    /// As for `copy_value`, with `size == N`.
+    #[inline(always)]
+    unsafe fn fixed<const N: usize>(src: *const u8, dst: *mut u8) {
+        // SAFETY: the caller vouches for `N` readable bytes at `src` and
+        // `N` writable bytes at `dst`; `[u8; N]` has alignment 1, and the
+        // unaligned forms need none anyway.
+        unsafe {
+            dst.cast::<[u8; N]>()
+                .write_unaligned(src.cast::<[u8; N]>().read_unaligned())
+        }
+    }
+    // SAFETY: each arm copies exactly `size` bytes, which the caller
+    // vouches for, between ranges it vouches do not overlap.
+    unsafe {
+        match size {
+            0 => {}
+            4 => fixed::<4>(src, dst),
+            8 => fixed::<8>(src, dst),
+            12 => fixed::<12>(src, dst),
+            16 => fixed::<16>(src, dst),
+            _ => ptr::copy_nonoverlapping(src, dst, size),
+        }
+    }
+}
+
 /// Drops the `T` at `ptr`.
 ///
 /// # Safety
@@ -585,7 +624,7 @@ impl BlobVec {
         unsafe {
             let value = self.at(row).cast::<T>().read();
             if row != last {
-                ptr::copy_nonoverlapping(self.at(last), self.at(row), self.size());
+                ptr::copy_nonoverlapping(self.at(last).cast::<T>(), self.at(row).cast::<T>(), 1);
             }
             self.len = last;
             value
@@ -596,22 +635,26 @@ impl BlobVec {
     ///
     /// # Panics
     /// When `to` holds another type or `row` is out of bounds.
+    #[inline]
     pub fn swap_remove_into(&mut self, row: usize, to: &mut BlobVec) {
-        assert!(
-            self.ty.type_id() == to.ty.type_id(),
-            "rows move between arrays of one type"
-        );
+        assert!(self.id == to.id, "rows move between arrays of one type");
         assert!(row < self.len, "row {row} out of bounds ({})", self.len);
         to.reserve(1);
         let last = self.len - 1;
+        let size = self.size;
         // The source's last row fills the gap and its `len` drops, so the
         // moved value is owned only by `to`.
-        // SAFETY: both arrays hold the same type (checked), so the row's
-        // bytes are a valid value there; `to` has room for one more.
+        // SAFETY: both arrays hold the same type (same `TypeId`, checked),
+        // so they have the same `size`, and the row's bytes are a valid
+        // value there; `to` has room for one more (reserved), so its row
+        // `to.len` is inside its allocation; rows `row` and `last` are
+        // below `self.len`. The two arrays are distinct allocations (`to`
+        // is borrowed mutably beside `self`), and `row != last` keeps the
+        // second copy's ranges apart.
         unsafe {
-            ptr::copy_nonoverlapping(self.at(row), to.at(to.len), self.size());
+            copy_value(self.at(row), to.at(to.len), size);
             if row != last {
-                ptr::copy_nonoverlapping(self.at(last), self.at(row), self.size());
+                copy_value(self.at(last), self.at(row), size);
             }
         }
         to.len += 1;
