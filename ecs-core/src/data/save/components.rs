@@ -84,6 +84,11 @@ pub(super) struct EntityReader {
     heads: Vec<Head>,
     /// Tables whose type list passed the single rule.
     checked: HashSet<TableId>,
+    /// Whether to read values into the previous entity's table as their
+    /// types come (see [`EntityReader::read_heads`]): off after a wrong
+    /// guess, on again once an entity lands in its neighbour's table, so a
+    /// file whose neighbours alternate tables is not read twice over.
+    no_guess: bool,
     rows: Rows,
     /// How many entities the file declares, and the bytes left when the
     /// first began.
@@ -122,7 +127,7 @@ impl EntityReader {
                 self.disable(world, index);
                 return Ok(());
             }
-            self.set_layout(world, i)?;
+            self.no_guess = !self.set_layout(world, i)?;
         }
         if let Some(n) = self.declared {
             let read = self.entities_at - dec.remaining();
@@ -150,7 +155,7 @@ impl EntityReader {
         entity: &mut LoadedEntity,
     ) -> Result<(), Error> {
         self.heads.clear();
-        self.set_layout(world, i)?;
+        self.no_guess = !self.set_layout(world, i)?;
         self.spawn(world, i, entity);
         Ok(())
     }
@@ -166,7 +171,7 @@ impl EntityReader {
         file: &mut File<'a>,
         i: usize,
     ) -> Result<bool, Error> {
-        let guessing = D::VALUE_WITH_TYPE && self.layout.valid;
+        let guessing = D::VALUE_WITH_TYPE && self.layout.valid && !self.no_guess;
         let row = match guessing {
             true => world.storage().table(self.layout.table).owners().len(),
             false => 0,
@@ -233,7 +238,8 @@ impl EntityReader {
 
     /// Makes `heads` the layout: the previous table if the types are the
     /// same, else their table, checked against the single rule once.
-    fn set_layout(&mut self, world: &mut World, i: usize) -> Result<(), Error> {
+    /// `Ok(true)` when it is the previous table.
+    fn set_layout(&mut self, world: &mut World, i: usize) -> Result<bool, Error> {
         let layout = &mut self.layout;
         let same = layout.valid
             && layout.types.len() == self.heads.len()
@@ -261,7 +267,7 @@ impl EntityReader {
             layout.valid = true;
         }
         self.set_disabled();
-        Ok(())
+        Ok(same)
     }
 
     fn set_disabled(&mut self) {
