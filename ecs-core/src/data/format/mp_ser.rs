@@ -357,3 +357,136 @@ impl ser::SerializeMap for &mut Fast<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Unit;
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Wrapper(u16);
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    enum Kind {
+        Plain,
+        Newtype(i32),
+        Tuple(u8, f32),
+        Struct { a: bool },
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Everything {
+        small: (u8, i8, u16, i16, u32, i32, u64, i64),
+        floats: (f32, f64),
+        text: Vec<String>,
+        flags: Vec<bool>,
+        maybe: Option<Option<u32>>,
+        none: Option<String>,
+        map: BTreeMap<String, i64>,
+        unit: Unit,
+        wrapper: Wrapper,
+        kinds: Vec<Kind>,
+        letter: char,
+        pair: (i128, u128),
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        skipped: Option<u8>,
+    }
+
+    fn everything(n: i64) -> Everything {
+        let text = [0, 1, 31, 32, 255, 256, 65_535, 65_536]
+            .iter()
+            .map(|&len| "é".repeat(len / 2) + &"x".repeat(len % 2))
+            .collect();
+        Everything {
+            small: (
+                255,
+                -128,
+                65_535,
+                -32_768,
+                u32::MAX,
+                i32::MIN,
+                u64::MAX,
+                i64::MIN + n,
+            ),
+            floats: (1.5, -0.1),
+            text,
+            flags: vec![true; 20],
+            maybe: Some(None),
+            none: None,
+            map: (0..n).map(|k| (format!("k{k}"), -k * 1000)).collect(),
+            unit: Unit,
+            wrapper: Wrapper(300),
+            kinds: vec![
+                Kind::Plain,
+                Kind::Newtype(-40),
+                Kind::Tuple(7, 2.0),
+                Kind::Struct { a: true },
+            ],
+            letter: 'ß',
+            pair: (-1, 1),
+            skipped: None,
+        }
+    }
+
+    /// The fast paths write the bytes `rmp-serde` writes and read back what
+    /// it reads, on every kind of value (fast or fallen back).
+    #[test]
+    fn fast_messagepack_matches_rmp_serde() {
+        for n in [0, 3, 20, 70_000] {
+            let value = everything(n);
+            let mut fast = vec![0xff];
+            super::write(&value, &mut fast).unwrap();
+            assert_eq!(fast[1..], rmp_serde::to_vec(&value).unwrap()[..], "n = {n}");
+            let read: Everything = super::super::mp_de::read(&fast[1..]).unwrap();
+            // (`Some(None)` reads back `None`, in `rmp-serde` too.)
+            assert!(read == rmp_serde::from_slice::<Everything>(&fast[1..]).unwrap());
+            assert!(read.maybe.is_none() && read.text == value.text && read.map == value.map);
+        }
+        for int in [
+            0i64,
+            1,
+            127,
+            128,
+            255,
+            256,
+            -1,
+            -32,
+            -33,
+            -128,
+            -129,
+            -32_768,
+            -32_769,
+            1 << 40,
+        ] {
+            let mut fast = Vec::new();
+            super::write(&int, &mut fast).unwrap();
+            assert_eq!(fast, rmp_serde::to_vec(&int).unwrap(), "{int}");
+            assert_eq!(super::super::mp_de::read::<i64>(&fast).unwrap(), int);
+        }
+    }
+
+    /// Bad input fails as `rmp-serde` fails.
+    #[test]
+    fn fast_messagepack_fails_as_rmp_serde() {
+        let good = rmp_serde::to_vec(&everything(2)).unwrap();
+        for cut in [0, 1, 5, good.len() / 2, good.len() - 1] {
+            let fast =
+                super::super::mp_de::read::<Everything>(&good[..cut]).map_err(|e| e.to_string());
+            let slow = rmp_serde::from_slice::<Everything>(&good[..cut]).map_err(|e| e.to_string());
+            assert_eq!(fast.unwrap_err(), slow.unwrap_err());
+        }
+        let text = rmp_serde::to_vec(&"text").unwrap();
+        let fast = super::super::mp_de::read::<u32>(&text).map_err(|e| e.to_string());
+        assert_eq!(
+            fast,
+            rmp_serde::from_slice::<u32>(&text).map_err(|e| e.to_string())
+        );
+        let bytes = [0xc4, 2, 1, 2];
+        let read = super::super::mp_de::read::<Vec<u8>>(&bytes).unwrap();
+        assert_eq!(read, rmp_serde::from_slice::<Vec<u8>>(&bytes).unwrap());
+    }
+}
