@@ -118,16 +118,18 @@ pub(crate) fn finish_loaded(
         }
     }
     if named {
-        world.names_mut().reserve_all(&counts, created.len());
-    }
-    let give = |world: &mut World, at: usize| {
-        if let Some(name) = entities[at].name {
-            world.names_mut().give(created[at].index, name);
+        // The names are looked up once, not once per entity.
+        let names = world.names_mut();
+        names.reserve_all(&counts, created.len());
+        let mut give = |at: usize| {
+            if let Some(name) = entities[at].name {
+                names.give(created[at].index, name);
+            }
+        };
+        match name_order {
+            Some(order) => order.into_iter().for_each(|at| give(at as usize)),
+            None => (0..entities.len()).for_each(give),
         }
-    };
-    match name_order {
-        Some(order) => order.into_iter().for_each(|at| give(world, at as usize)),
-        None => (0..entities.len()).for_each(|at| give(world, at)),
     }
     if !plain {
         let in_tree_order: Vec<EntityId> =

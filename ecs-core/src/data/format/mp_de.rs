@@ -270,10 +270,18 @@ macro_rules! numbers {
         $(
             #[inline]
             fn $name<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Miss> {
-                match self.rest.first() {
-                    Some(0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xca..=0xd3 | 0xe0..=0xff) => {
-                        self.any(v, true)
+                // The common markers first, without `any`'s whole match.
+                match *self.rest.first().ok_or(Miss)? {
+                    m @ 0x00..=0x7f => {
+                        self.rest = &self.rest[1..];
+                        v.visit_u8(m)
                     }
+                    0xca if self.rest.len() >= 5 => {
+                        let bytes = [self.rest[1], self.rest[2], self.rest[3], self.rest[4]];
+                        self.rest = &self.rest[5..];
+                        v.visit_f32(f32::from_be_bytes(bytes))
+                    }
+                    0xc0 | 0xc2 | 0xc3 | 0xca..=0xd3 | 0xe0..=0xff => self.any(v, true),
                     _ => Err(Miss),
                 }
             }
