@@ -73,6 +73,9 @@ struct Layout {
     disabled: Vec<usize>,
 }
 
+/// How many layouts besides the previous entity's a load keeps.
+const RECENT_LAYOUTS: usize = 8;
+
 /// What reading entities keeps from one entity to the next.
 #[derive(Default)]
 pub(super) struct EntityReader {
@@ -80,6 +83,8 @@ pub(super) struct EntityReader {
     /// The names table of a format that lists names once, interned.
     pub(super) names: Vec<u32>,
     layout: Layout,
+    /// Layouts met before the previous entity's, latest last.
+    recent: Vec<Layout>,
     /// The components of the entity being read.
     heads: Vec<Head>,
     /// Tables whose type list passed the single rule.
@@ -240,34 +245,59 @@ impl EntityReader {
     /// same, else their table, checked against the single rule once.
     /// `Ok(true)` when it is the previous table.
     fn set_layout(&mut self, world: &mut World, i: usize) -> Result<bool, Error> {
-        let layout = &mut self.layout;
-        let same = layout.valid
-            && layout.types.len() == self.heads.len()
-            && (layout.types.iter().zip(&self.heads)).all(|(&ty, head)| ty == head.kind.ty);
+        let heads = &self.heads;
+        let fits = |layout: &Layout| {
+            layout.valid
+                && layout.types.len() == heads.len()
+                && (layout.types.iter().zip(heads)).all(|(&ty, head)| ty == head.kind.ty)
+        };
+        let same = fits(&self.layout);
         if !same {
-            layout.valid = false;
-            layout.types.clear();
-            layout
-                .types
-                .extend(self.heads.iter().map(|head| head.kind.ty));
-            let table = world.table_for(&layout.types);
-            if !self.checked.contains(&table) {
-                check_single_rule(world, &layout.types, i)?;
-                self.checked.insert(table);
+            // Files often alternate between a few tables: one met lately
+            // is taken back as it was, else the new one is worked out.
+            match self.recent.iter().position(fits) {
+                Some(k) => std::mem::swap(&mut self.layout, &mut self.recent[k]),
+                None => {
+                    let old = std::mem::take(&mut self.layout);
+                    if old.valid {
+                        if self.recent.len() == RECENT_LAYOUTS {
+                            self.recent.remove(0);
+                        }
+                        self.recent.push(old);
+                    }
+                    self.new_layout(world, i)?;
+                }
             }
-            let places = world.storage().table(table).layout();
-            layout.columns.clear();
-            layout.columns.extend(
-                (self.heads.iter().zip(places)).map(|(head, &place)| Column {
-                    kind: head.kind,
-                    place,
-                }),
-            );
-            layout.table = table;
-            layout.valid = true;
         }
         self.set_disabled();
         Ok(same)
+    }
+
+    /// Makes `heads` the layout, which has no table yet: their table,
+    /// checked against the single rule once.
+    fn new_layout(&mut self, world: &mut World, i: usize) -> Result<(), Error> {
+        let layout = &mut self.layout;
+        layout.valid = false;
+        layout.types.clear();
+        layout
+            .types
+            .extend(self.heads.iter().map(|head| head.kind.ty));
+        let table = world.table_for(&layout.types);
+        if !self.checked.contains(&table) {
+            check_single_rule(world, &layout.types, i)?;
+            self.checked.insert(table);
+        }
+        let places = world.storage().table(table).layout();
+        layout.columns.clear();
+        layout.columns.extend(
+            (self.heads.iter().zip(places)).map(|(head, &place)| Column {
+                kind: head.kind,
+                place,
+            }),
+        );
+        layout.table = table;
+        layout.valid = true;
+        Ok(())
     }
 
     fn set_disabled(&mut self) {
