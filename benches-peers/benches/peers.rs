@@ -978,7 +978,17 @@ fn bench_blueprint(c: &mut Criterion) {
 /// of ten, every entity named, a third holding an entity reference),
 /// against serde alone writing and reading the same values (with each
 /// entity's name and parent) in a `Vec`: serde_json for JSON, rmp-serde
-/// (the crate ours uses, structs as arrays) for the binary snapshot.
+/// (structs as arrays, as ours writes component values) for the binary
+/// snapshot.
+///
+/// The baselines are fair: each serde row holds every value ours saves
+/// for its entity (the name as a `String`, the parent and the reference
+/// as saved ids, each component's fields), built from the same functions
+/// as our world (`benches_peers::save_load`, `save_shapes`; the crate's
+/// test `save_shapes_round_trip` checks they agree); serde's load builds
+/// the `Vec` (allocating every name) and ours a whole world (columns,
+/// names, hierarchy). What serde does not do is ours alone: the world
+/// walk, the type names, flags and layers, the interned names.
 fn bench_save_load(c: &mut Criterion) {
     use benches_peers::save_load::{rows, world, Row};
     let rows: Vec<Row> = rows(N_ENTITIES);

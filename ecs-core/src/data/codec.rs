@@ -133,8 +133,7 @@ fn binary_write<T: Component + Serialize>(
     value: Stored<'_>,
     out: &mut Vec<u8>,
 ) -> Result<(), rmp_serde::encode::Error> {
-    let mut ser = rmp_serde::Serializer::new(out);
-    value.get::<T>().serialize(&mut ser)
+    crate::data::format::mp_ser::write(value.get::<T>(), out)
 }
 
 /// Writes the value again, to nowhere, tracking the path: only a save
@@ -175,7 +174,7 @@ fn json_push<T: Component + DeserializeOwned>(
 fn binary_read<T: Component + DeserializeOwned>(
     input: &[u8],
 ) -> Result<BoxedComponent, rmp_serde::decode::Error> {
-    Ok(Box::new(rmp_serde::from_slice::<T>(input)?))
+    Ok(Box::new(crate::data::format::mp_de::read::<T>(input)?))
 }
 
 fn binary_push<T: Component + DeserializeOwned>(
@@ -184,7 +183,7 @@ fn binary_push<T: Component + DeserializeOwned>(
     seg: SegId,
     input: &[u8],
 ) -> Result<(), rmp_serde::decode::Error> {
-    let value = rmp_serde::from_slice::<T>(input)?;
+    let value = crate::data::format::mp_de::read::<T>(input)?;
     world.storage_mut().push_value(Place { ty, seg }, value);
     Ok(())
 }

@@ -121,24 +121,25 @@ impl Hierarchy {
     }
 
     /// Links fresh entities: each of `children` (none linked yet) under
-    /// `parent` (which has none yet), in order, with room made once. For
-    /// loads, which link whole trees at a time.
+    /// `parent` (which has none yet), in order, `children` becoming the
+    /// parent's list (no copy). For loads, which link whole trees at a
+    /// time.
     pub(crate) fn link_fresh(
         &mut self,
         parent: EntityIndex,
-        children: &[EntityIndex],
+        children: Vec<EntityIndex>,
         slots: usize,
     ) {
         if self.nodes.len() < slots {
             self.nodes.resize_with(slots, Node::default);
         }
         self.edits += 1;
-        for &child in children {
+        for &child in &children {
             self.nodes[child.index()].parent = parent;
         }
         let list = &mut self.nodes[parent.index()].children;
         debug_assert!(list.is_empty(), "a fresh parent");
-        list.extend_from_slice(children);
+        *list = children;
     }
 
     /// `index` and its descendants, depth-first, parents before children,

@@ -235,6 +235,13 @@ impl Names {
         id
     }
 
+    /// Makes room for `additional` more distinct names (a load that lists
+    /// its names first interns them without growing the index on the way).
+    pub fn reserve_names(&mut self, additional: usize) {
+        self.index.reserve(additional);
+        self.names.reserve(additional);
+    }
+
     /// Makes room for `additional` more slots named `id`.
     pub fn reserve(&mut self, id: u32, additional: usize, top_slot: usize) {
         self.names[id as usize].entries.reserve(additional);

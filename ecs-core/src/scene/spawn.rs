@@ -77,25 +77,27 @@ pub(crate) fn spawn_prepared(
 pub(crate) fn finish_loaded(
     world: &mut World,
     entities: &[LoadedEntity],
-    children: &[Vec<u32>],
+    children: Vec<Vec<u32>>,
     tree_order: &[u32],
     name_order: Option<Vec<u32>>,
 ) -> Vec<EntityId> {
     let created: Vec<EntityId> = (0..entities.len())
         .map(|i| world.id_at(EntityIndex::from_index(i)))
         .collect();
-    let mut linked = Vec::new();
-    for (parent, list) in children.iter().enumerate() {
+    let slots = created.len();
+    for (parent, list) in children.into_iter().enumerate() {
         if list.is_empty() {
             continue;
         }
-        linked.clear();
-        linked.extend(list.iter().map(|&child| created[child as usize].index));
-        let slots = created.len();
-        hierarchy_mut(world).link_fresh(created[parent].index, &linked, slots);
+        // Same size and alignment: collected in place, the file's list
+        // becomes the parent's without a new allocation.
+        let linked: Vec<EntityIndex> = (list.into_iter())
+            .map(|child| created[child as usize].index)
+            .collect();
         for &child in &linked {
             world.set_parent_link(child, Some(created[parent].index));
         }
+        hierarchy_mut(world).link_fresh(created[parent].index, linked, slots);
     }
     // Room for every name at once: thousands of entities share a few
     // names, and growing each list entity by entity dominated naming.
@@ -116,16 +118,18 @@ pub(crate) fn finish_loaded(
         }
     }
     if named {
-        world.names_mut().reserve_all(&counts, created.len());
-    }
-    let give = |world: &mut World, at: usize| {
-        if let Some(name) = entities[at].name {
-            world.names_mut().give(created[at].index, name);
+        // The names are looked up once, not once per entity.
+        let names = world.names_mut();
+        names.reserve_all(&counts, created.len());
+        let mut give = |at: usize| {
+            if let Some(name) = entities[at].name {
+                names.give(created[at].index, name);
+            }
+        };
+        match name_order {
+            Some(order) => order.into_iter().for_each(|at| give(at as usize)),
+            None => (0..entities.len()).for_each(give),
         }
-    };
-    match name_order {
-        Some(order) => order.into_iter().for_each(|at| give(world, at as usize)),
-        None => (0..entities.len()).for_each(|at| give(world, at)),
     }
     if !plain {
         let in_tree_order: Vec<EntityId> =

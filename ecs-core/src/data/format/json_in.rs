@@ -28,6 +28,40 @@ static ENDS_RAW: [bool; 256] = {
 /// Deepest nesting [`JsonIn::skip_value`] walks.
 const SKIP_DEPTH: usize = 128;
 
+/// The containers a skip is inside, innermost last, `true` for an object:
+/// one bit each, [`SKIP_DEPTH`] at most, so that skipping allocates
+/// nothing (a JSON load skips every component's data once).
+#[derive(Default)]
+struct OpenStack {
+    bits: u128,
+    len: usize,
+}
+
+impl OpenStack {
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn push(&mut self, object: bool) {
+        debug_assert!(self.len < SKIP_DEPTH, "checked by the caller");
+        self.bits = self.bits << 1 | u128::from(object);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn last(&self) -> Option<bool> {
+        (self.len > 0).then_some(self.bits & 1 == 1)
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.bits >>= 1;
+        self.len -= 1;
+    }
+}
+
 impl<'a> JsonIn<'a> {
     pub fn new(bytes: &'a [u8]) -> Self {
         JsonIn { bytes, pos: 0 }
@@ -288,7 +322,7 @@ impl<'a> JsonIn<'a> {
     /// number's digits are not checked: the value is read again later).
     pub fn skip_value(&mut self) -> Result<(), String> {
         // Open containers: `true` for an object.
-        let mut open: Vec<bool> = Vec::new();
+        let mut open = OpenStack::default();
         loop {
             match self.peek() {
                 Some(c @ (b'{' | b'[')) => {
@@ -328,7 +362,7 @@ impl<'a> JsonIn<'a> {
             }
             // After a value: close containers, or move to the next item.
             loop {
-                let Some(&object) = open.last() else {
+                let Some(object) = open.last() else {
                     return Ok(());
                 };
                 match self.peek() {

@@ -1,31 +1,78 @@
-//! The MessagePack pieces of the binary envelope: component data itself
-//! goes through `rmp-serde`.
+//! The MessagePack pieces of the binary envelope (component data itself
+//! goes through `mp_ser` and `mp_de`). The writers push the bytes `rmp`'s
+//! would write (the smallest form of each length and number) straight
+//! onto the `Vec`: a save writes several per entity.
 
-use rmp::encode;
+/// A length header: the fix form (`fix | len`) below `fix_end`, else the
+/// 16-bit form (`m16`), else the 32-bit one (`m16 + 1`); `m8`, where the
+/// kind has one, below 256.
+#[inline(always)]
+pub(crate) fn header(
+    out: &mut Vec<u8>,
+    len: usize,
+    fix: u8,
+    fix_end: usize,
+    m8: Option<u8>,
+    m16: u8,
+) {
+    if len < fix_end {
+        out.push(fix | len as u8);
+    } else if let (Some(m8), true) = (m8, len < 256) {
+        out.extend_from_slice(&[m8, len as u8]);
+    } else if len < 65536 {
+        out.push(m16);
+        out.extend_from_slice(&(len as u16).to_be_bytes());
+    } else {
+        out.push(m16 + 1);
+        out.extend_from_slice(&(len as u32).to_be_bytes());
+    }
+}
 
+#[inline]
 pub fn array(out: &mut Vec<u8>, len: usize) {
-    let _ = encode::write_array_len(out, len as u32);
+    header(out, len, 0x90, 16, None, 0xdc);
 }
 
+#[inline]
 pub fn string(out: &mut Vec<u8>, s: &str) {
-    let _ = encode::write_str(out, s);
+    header(out, s.len(), 0xa0, 32, Some(0xd9), 0xda);
+    out.extend_from_slice(s.as_bytes());
 }
 
+#[inline]
 pub fn uint(out: &mut Vec<u8>, n: u64) {
-    let _ = encode::write_uint(out, n);
+    match n {
+        0..=0x7f => out.push(n as u8),
+        0x80..=0xff => out.extend_from_slice(&[0xcc, n as u8]),
+        0x100..=0xffff => {
+            out.push(0xcd);
+            out.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        0x1_0000..=0xffff_ffff => {
+            out.push(0xce);
+            out.extend_from_slice(&(n as u32).to_be_bytes());
+        }
+        _ => {
+            out.push(0xcf);
+            out.extend_from_slice(&n.to_be_bytes());
+        }
+    }
 }
 
+#[inline]
 pub fn nil(out: &mut Vec<u8>) {
-    let _ = encode::write_nil(out);
+    out.push(0xc0);
 }
 
 /// Starts a `bin 32` whose length is patched by [`end_bin`].
+#[inline]
 pub fn begin_bin(out: &mut Vec<u8>) -> usize {
     out.push(0xc6);
     out.extend_from_slice(&[0; 4]);
     out.len()
 }
 
+#[inline]
 pub fn end_bin(out: &mut [u8], start: usize) {
     let len = (out.len() - start) as u32;
     out[start - 4..start].copy_from_slice(&len.to_be_bytes());

@@ -73,6 +73,9 @@ struct Layout {
     disabled: Vec<usize>,
 }
 
+/// How many layouts besides the previous entity's a load keeps.
+const RECENT_LAYOUTS: usize = 8;
+
 /// What reading entities keeps from one entity to the next.
 #[derive(Default)]
 pub(super) struct EntityReader {
@@ -80,10 +83,17 @@ pub(super) struct EntityReader {
     /// The names table of a format that lists names once, interned.
     pub(super) names: Vec<u32>,
     layout: Layout,
+    /// Layouts met before the previous entity's, latest last.
+    recent: Vec<Layout>,
     /// The components of the entity being read.
     heads: Vec<Head>,
     /// Tables whose type list passed the single rule.
     checked: HashSet<TableId>,
+    /// Whether to read values into the previous entity's table as their
+    /// types come (see [`EntityReader::read_heads`]): off after a wrong
+    /// guess, on again once an entity lands in its neighbour's table, so a
+    /// file whose neighbours alternate tables is not read twice over.
+    no_guess: bool,
     rows: Rows,
     /// How many entities the file declares, and the bytes left when the
     /// first began.
@@ -122,7 +132,7 @@ impl EntityReader {
                 self.disable(world, index);
                 return Ok(());
             }
-            self.set_layout(world, i)?;
+            self.no_guess = !self.set_layout(world, i)?;
         }
         if let Some(n) = self.declared {
             let read = self.entities_at - dec.remaining();
@@ -150,7 +160,7 @@ impl EntityReader {
         entity: &mut LoadedEntity,
     ) -> Result<(), Error> {
         self.heads.clear();
-        self.set_layout(world, i)?;
+        self.no_guess = !self.set_layout(world, i)?;
         self.spawn(world, i, entity);
         Ok(())
     }
@@ -166,7 +176,7 @@ impl EntityReader {
         file: &mut File<'a>,
         i: usize,
     ) -> Result<bool, Error> {
-        let guessing = D::VALUE_WITH_TYPE && self.layout.valid;
+        let guessing = D::VALUE_WITH_TYPE && self.layout.valid && !self.no_guess;
         let row = match guessing {
             true => world.storage().table(self.layout.table).owners().len(),
             false => 0,
@@ -233,34 +243,60 @@ impl EntityReader {
 
     /// Makes `heads` the layout: the previous table if the types are the
     /// same, else their table, checked against the single rule once.
-    fn set_layout(&mut self, world: &mut World, i: usize) -> Result<(), Error> {
-        let layout = &mut self.layout;
-        let same = layout.valid
-            && layout.types.len() == self.heads.len()
-            && (layout.types.iter().zip(&self.heads)).all(|(&ty, head)| ty == head.kind.ty);
+    /// `Ok(true)` when it is the previous table.
+    fn set_layout(&mut self, world: &mut World, i: usize) -> Result<bool, Error> {
+        let heads = &self.heads;
+        let fits = |layout: &Layout| {
+            layout.valid
+                && layout.types.len() == heads.len()
+                && (layout.types.iter().zip(heads)).all(|(&ty, head)| ty == head.kind.ty)
+        };
+        let same = fits(&self.layout);
         if !same {
-            layout.valid = false;
-            layout.types.clear();
-            layout
-                .types
-                .extend(self.heads.iter().map(|head| head.kind.ty));
-            let table = world.table_for(&layout.types);
-            if !self.checked.contains(&table) {
-                check_single_rule(world, &layout.types, i)?;
-                self.checked.insert(table);
+            // Files often alternate between a few tables: one met lately
+            // is taken back as it was, else the new one is worked out.
+            match self.recent.iter().position(fits) {
+                Some(k) => std::mem::swap(&mut self.layout, &mut self.recent[k]),
+                None => {
+                    let old = std::mem::take(&mut self.layout);
+                    if old.valid {
+                        if self.recent.len() == RECENT_LAYOUTS {
+                            self.recent.remove(0);
+                        }
+                        self.recent.push(old);
+                    }
+                    self.new_layout(world, i)?;
+                }
             }
-            let places = world.storage().table(table).layout();
-            layout.columns.clear();
-            layout.columns.extend(
-                (self.heads.iter().zip(places)).map(|(head, &place)| Column {
-                    kind: head.kind,
-                    place,
-                }),
-            );
-            layout.table = table;
-            layout.valid = true;
         }
         self.set_disabled();
+        Ok(same)
+    }
+
+    /// Makes `heads` the layout, which has no table yet: their table,
+    /// checked against the single rule once.
+    fn new_layout(&mut self, world: &mut World, i: usize) -> Result<(), Error> {
+        let layout = &mut self.layout;
+        layout.valid = false;
+        layout.types.clear();
+        layout
+            .types
+            .extend(self.heads.iter().map(|head| head.kind.ty));
+        let table = world.table_for(&layout.types);
+        if !self.checked.contains(&table) {
+            check_single_rule(world, &layout.types, i)?;
+            self.checked.insert(table);
+        }
+        let places = world.storage().table(table).layout();
+        layout.columns.clear();
+        layout.columns.extend(
+            (self.heads.iter().zip(places)).map(|(head, &place)| Column {
+                kind: head.kind,
+                place,
+            }),
+        );
+        layout.table = table;
+        layout.valid = true;
         Ok(())
     }
 

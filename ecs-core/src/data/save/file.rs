@@ -167,7 +167,7 @@ impl<'a> File<'a> {
         let ids = crate::scene::spawn::finish_loaded(
             &mut world,
             &self.entities,
-            &self.children,
+            self.children,
             &tree_order,
             name_order,
         );

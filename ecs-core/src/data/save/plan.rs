@@ -68,9 +68,12 @@ impl Plan {
 /// order, then its subtree depth-first (see `World::save_order`).
 pub(crate) fn save_order(world: &World) -> Vec<EntityId> {
     let mut order = Vec::with_capacity(world.len());
+    // The hierarchy's own depth-first walk, by one stack for every root
+    // (a world of many roots allocates once).
+    let mut stack = Vec::new();
     for root in world.roots() {
-        // The hierarchy's own depth-first walk, by stack.
-        let mut stack = vec![root.index];
+        order.push(root);
+        stack.extend(world.hierarchy().children(root.index).iter().rev());
         while let Some(index) = stack.pop() {
             order.push(world.id_at(index));
             stack.extend(world.hierarchy().children(index).iter().rev());

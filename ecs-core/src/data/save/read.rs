@@ -137,7 +137,9 @@ fn read_names<'a, D: Decode<'a>>(
     reader: &mut EntityReader,
 ) -> Result<(), Error> {
     let mut seq = dec.begin_list(List::Names).map_err(|m| bad("names", m))?;
-    reader.names.reserve(dec.room(&seq));
+    let room = dec.room(&seq);
+    reader.names.reserve(room);
+    world.names_mut().reserve_names(room);
     while dec.next_item(&mut seq).map_err(|m| bad("names", m))? {
         let path = || format!("names[{}]", reader.names.len());
         let name = dec.string("a name").map_err(|m| bad(path(), m))?;

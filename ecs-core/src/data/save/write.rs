@@ -190,7 +190,11 @@ fn write_entities<E: Encode>(
     tables: Option<&Tables<'_>>,
     enc: &mut E,
 ) -> Result<Missing, Error> {
-    let mut missing = Missing::default();
+    let mut types = TypeWrites {
+        by_type: Vec::new(),
+        tables,
+        missing: Missing::default(),
+    };
     let mut children = Vec::new();
     let mut components = Vec::new();
     enc.begin_entities(plan.order.len());
@@ -199,9 +203,9 @@ fn write_entities<E: Encode>(
         children.clear();
         let saved_id = |child: &EntityIndex| plan.saved_id[child.index()];
         children.extend(world.hierarchy().children(index).iter().map(saved_id));
-        let saved = |c| saved_component(world, c, tables, &mut missing);
         components.clear();
         if !E::VALUE_WITH_TYPE {
+            let saved = |c| saved_component(world, c, &mut types);
             components.extend(world.comps(index).filter_map(saved));
         }
         let name = world.name_of(index).map(|text| {
@@ -224,7 +228,7 @@ fn write_entities<E: Encode>(
         };
         if E::VALUE_WITH_TYPE {
             for c in world.comps(index) {
-                if let Some(c) = saved_component(world, c, tables, &mut missing) {
+                if let Some(c) = saved_component(world, c, &mut types) {
                     write(&c)?;
                 }
             }
@@ -233,40 +237,85 @@ fn write_entities<E: Encode>(
         }
         enc.end_entity();
     }
-    Ok(missing)
+    Ok(types.missing)
+}
+
+/// How a save writes components of one type, found once per type.
+#[derive(Clone, Copy)]
+struct TypeWrite {
+    /// Not transient.
+    saved: bool,
+    /// Its name (empty when the format interns).
+    name: &'static str,
+    /// Its index in the types table (0 unless the format interns).
+    code: u32,
+    write: Option<&'static SerializeFns>,
+}
+
+/// The [`TypeWrite`] of each type met so far, by type index.
+struct TypeWrites<'t> {
+    by_type: Vec<Option<TypeWrite>>,
+    tables: Option<&'t Tables<'t>>,
+    /// The saved types met that lack serde support.
+    missing: Missing,
+}
+
+impl TypeWrites<'_> {
+    #[inline(always)]
+    fn of(&mut self, world: &World, ty: TypeIdx) -> TypeWrite {
+        match self.by_type.get(ty.index()) {
+            Some(Some(found)) => *found,
+            _ => self.find(world, ty),
+        }
+    }
+
+    #[cold]
+    fn find(&mut self, world: &World, ty: TypeIdx) -> TypeWrite {
+        let vtable = world.vtable(ty);
+        let type_name = world.storage().info(ty).key().name();
+        let ops = vtable.ops;
+        let write = crate::data::codec::serialize_fns(ops).filter(|_| ops.deserialize.is_some());
+        if write.is_none() && !vtable.transient {
+            self.missing.add(type_name);
+        }
+        // A type is written by name or by code, never both.
+        let (name, code) = match self.tables {
+            Some(tables) => ("", tables.type_at[ty.index()]),
+            None => (type_name, 0),
+        };
+        let found = TypeWrite {
+            saved: !vtable.transient,
+            name,
+            code,
+            write,
+        };
+        if self.by_type.len() <= ty.index() {
+            self.by_type.resize(ty.index() + 1, None);
+        }
+        self.by_type[ty.index()] = Some(found);
+        found
+    }
 }
 
 /// Component `c` as a save gives it to the encoder, `None` if it is
-/// transient; a type without serde support is noted in `missing`.
+/// transient.
 // Inlined into both loops: the struct is built where it is used.
 #[inline(always)]
 fn saved_component<'w>(
     world: &'w World,
     c: CompRef,
-    tables: Option<&Tables<'_>>,
-    missing: &mut Missing,
+    types: &mut TypeWrites<'_>,
 ) -> Option<SavedComponent<'w>> {
-    let vtable = world.vtable(c.ty);
-    if vtable.transient {
+    let found = types.of(world, c.ty);
+    if !found.saved {
         return None;
     }
-    let type_name = || world.storage().info(c.ty).key().name();
-    let ops = vtable.ops;
-    let write = crate::data::codec::serialize_fns(ops).filter(|_| ops.deserialize.is_some());
-    if write.is_none() {
-        missing.add(type_name());
-    }
-    // A type is written by name or by code, never both.
-    let (name, code) = match tables {
-        Some(tables) => ("", tables.type_at[c.ty.index()]),
-        None => (type_name(), 0),
-    };
     Some(SavedComponent {
-        name,
+        name: found.name,
         ty: c.ty,
-        code,
+        code: found.code,
         enabled: world.instance_of(c).1,
-        write,
+        write: found.write,
         value: Stored::Row(RowRef {
             segment: world.storage().segment(c.seg),
             row: c.row,
