@@ -95,10 +95,9 @@ impl<'a, T> Lanes for Strided<'a, T> {
             // their walk's addresses need not lie in an allocation.
             self.next.as_ptr().wrapping_add(row * self.step)
         } else {
-            // SAFETY: the caller guarantees `dense()`, so the stored step
-            // is the item's size, and `row < rows()`, so the offset stays
-            // below `end`, inside the array (which keeps the address
-            // non-null, as an item's must be).
+            // `dense()` makes the stored step the item's size.
+            // SAFETY: `row < rows()` (caller), so the offset stays below
+            // `end`, inside the array: the address is in bounds, non-null.
             unsafe { self.next.as_ptr().add(row * size_of::<T>()) }
         };
         // SAFETY: `at` is row `row` of the walk, below `end`, which holds a
@@ -162,16 +161,15 @@ impl<'a, T> Lanes for StridedMut<'a, T> {
             // their walk's addresses need not lie in an allocation.
             self.next.as_ptr().wrapping_add(row * self.step)
         } else {
-            // SAFETY: the caller guarantees `dense()`, so the stored step
-            // is the item's size, and `row < rows()`, so the offset stays
-            // below `end`, inside the array (which keeps the address
-            // non-null, as an item's must be).
+            // `dense()` makes the stored step the item's size.
+            // SAFETY: `row < rows()` (caller), so the offset stays below
+            // `end`, inside the array: the address is in bounds, non-null.
             unsafe { self.next.as_ptr().add(row * size_of::<T>()) }
         };
+        // The caller hands each row out once, and the array is borrowed
+        // mutably for 'a, so the borrow is unique.
         // SAFETY: `at` is row `row` of the walk, below `end`, which holds a
-        // `T` (`BlobVec::iter`); the caller hands each row
-        // out once and the array is borrowed mutably for 'a: the borrow is
-        // unique.
+        // `T` (`BlobVec::iter`).
         unsafe { &mut *at.cast::<T>() }
     }
     #[inline(always)]

@@ -643,19 +643,16 @@ impl BlobVec {
         let last = self.len - 1;
         let size = self.size;
         // The source's last row fills the gap and its `len` drops, so the
-        // moved value is owned only by `to`.
-        // SAFETY: both arrays hold the same type (same `TypeId`, checked),
-        // so they have the same `size`, and the row's bytes are a valid
-        // value there; `to` has room for one more (reserved), so its row
-        // `to.len` is inside its allocation; rows `row` and `last` are
-        // below `self.len`. The two arrays are distinct allocations (`to`
-        // is borrowed mutably beside `self`), and `row != last` keeps the
-        // second copy's ranges apart.
-        unsafe {
-            copy_value(self.at(row), to.at(to.len), size);
-            if row != last {
-                copy_value(self.at(last), self.at(row), size);
-            }
+        // moved value is owned only by `to`. Both arrays hold the same type
+        // (same `TypeId`, checked), so they have the same `size`, and the
+        // row's bytes are a valid value there.
+        // SAFETY: `row < self.len`; `to` has room for row `to.len` (reserved);
+        // two distinct arrays (`to` is borrowed mutably beside `self`).
+        unsafe { copy_value(self.at(row), to.at(to.len), size) };
+        if row != last {
+            // SAFETY: rows `last` and `row` are below `self.len` and differ,
+            // so their `size`-byte ranges do not overlap.
+            unsafe { copy_value(self.at(last), self.at(row), size) };
         }
         to.len += 1;
         self.len = last;
