@@ -208,3 +208,82 @@ fn a_panicking_observer_leaves_the_world_whole() {
     assert!(again.is_err());
     assert!(world.contains(keep));
 }
+
+#[derive(Component, Debug)]
+#[component(parent = Collider, multiple)]
+struct BoxCollider {
+    base: Collider,
+}
+
+#[derive(Component, Debug, Clone)]
+struct Spot(f32);
+
+/// What an add reports after the observers, the types or the world's
+/// storage changed under them: a restore to a snapshot taken before a
+/// derived type existed (another type then takes its place in the world),
+/// and observers removed or added after a type was heard.
+#[test]
+fn observers_stay_right_as_observers_types_and_restores_change() {
+    let mut world = World::new();
+    let heard = log();
+    let sink = Arc::clone(&heard);
+    let on_base = world.observe::<Collider>(ComponentEvent::Added, move |ctx| {
+        sink.lock()
+            .unwrap()
+            .push(format!("collider {}", ctx.id().index()));
+    });
+    let sink = Arc::clone(&heard);
+    world.observe::<CircleCollider>(ComponentEvent::Added, move |ctx| {
+        sink.lock()
+            .unwrap()
+            .push(format!("circle {}", ctx.id().index()));
+    });
+    let a = world.spawn_with((Spot(0.0),)).unwrap();
+    let before = world.snapshot().unwrap();
+    let circle = |radius| CircleCollider {
+        base: Collider { radius },
+    };
+    world.entity_mut(a).unwrap().add(circle(1.0)).unwrap();
+    let both = [
+        format!("collider {}", a.index()),
+        format!("circle {}", a.index()),
+    ];
+    assert_eq!(entries(&heard), both);
+    heard.lock().unwrap().clear();
+
+    // Back to before any collider was stored: a box collider, stored first
+    // now, is heard by the base type's observer only.
+    world.restore(&before).unwrap();
+    let boxed = BoxCollider {
+        base: Collider { radius: 2.0 },
+    };
+    world.entity_mut(a).unwrap().add(boxed).unwrap();
+    assert_eq!(entries(&heard), [format!("collider {}", a.index())]);
+    heard.lock().unwrap().clear();
+    world.entity_mut(a).unwrap().add(circle(3.0)).unwrap();
+    assert_eq!(entries(&heard), both);
+    heard.lock().unwrap().clear();
+
+    // The base type's observer removed: only the circle's hears a circle,
+    // and no one a box; one added again hears both.
+    assert!(world.unobserve(on_base));
+    let boxed = BoxCollider {
+        base: Collider { radius: 4.0 },
+    };
+    world.entity_mut(a).unwrap().add(boxed).unwrap();
+    world.entity_mut(a).unwrap().add(circle(5.0)).unwrap();
+    assert_eq!(entries(&heard), [format!("circle {}", a.index())]);
+    heard.lock().unwrap().clear();
+    let sink = Arc::clone(&heard);
+    world.observe::<Collider>(ComponentEvent::Added, move |ctx| {
+        sink.lock()
+            .unwrap()
+            .push(format!("again {}", ctx.id().index()));
+    });
+    world.entity_mut(a).unwrap().add(circle(6.0)).unwrap();
+    let again = [
+        format!("circle {}", a.index()),
+        format!("again {}", a.index()),
+    ];
+    assert_eq!(entries(&heard), again);
+}

@@ -5,6 +5,7 @@
 use std::any::TypeId;
 use std::sync::{Mutex, PoisonError};
 
+use crate::component::ComponentKey;
 use crate::entity::{CompRef, TypeIdx};
 use crate::runtime::context::Context;
 use crate::table::{ChangeKind, Tick};
@@ -94,6 +95,55 @@ impl Observer {
 pub(crate) struct Observers {
     list: Vec<Observer>,
     next: u64,
+    /// By type index: per lifecycle event (in [`Hook`] order), the
+    /// positions in `list` of the observers that hear a component of that
+    /// type, worked out at the type's first heard event, so that an add
+    /// asks an index rather than every observer and the type's chain.
+    /// Emptied whenever the list changes.
+    heard_by: Vec<Option<HeardBy>>,
+    /// The world's [`World::heard_epoch`] when `heard_by` was last emptied.
+    epoch: u64,
+}
+
+/// Per lifecycle event, the positions of the observers that hear it.
+type HeardBy = [Vec<u32>; 4];
+
+impl Observers {
+    /// The list changed: positions are worked out again as types are heard.
+    fn forget_positions(&mut self) {
+        self.heard_by.clear();
+    }
+
+    /// The observer at position `at`, its closure taken out.
+    #[inline]
+    fn take(&mut self, at: Option<u32>, more: bool) -> Option<Next> {
+        let at = at? as usize;
+        let observer = self.list.get_mut(at)?;
+        Some(Next {
+            at,
+            id: observer.id,
+            call: observer.call_mut().take(),
+            more,
+        })
+    }
+
+    /// Works out which observers hear components of `ty`, whose chain of
+    /// type ids (its own first) is `chain`.
+    #[cold]
+    #[inline(never)]
+    fn learn(&mut self, ty: TypeIdx, chain: &[ComponentKey]) -> &HeardBy {
+        let mut by: HeardBy = Default::default();
+        for (at, o) in self.list.iter().enumerate() {
+            let Some(hook) = o.event.hook() else { continue };
+            if chain.iter().any(|k| k.type_id() == o.key) {
+                by[hook as usize].push(at as u32);
+            }
+        }
+        if self.heard_by.len() <= ty.index() {
+            self.heard_by.resize_with(ty.index() + 1, || None);
+        }
+        self.heard_by[ty.index()].insert(by)
+    }
 }
 
 /// Registers an observer (see [`World::observe`]).
@@ -114,6 +164,7 @@ pub(crate) fn observe(
         call: Mutex::new(Some(call)),
         seen,
     });
+    observers.forget_positions();
     listen(world);
     ObserverId(id)
 }
@@ -123,6 +174,7 @@ pub(crate) fn unobserve(world: &mut World, id: ObserverId) -> bool {
     let observers = world.listener_state_mut::<Observers>();
     let before = observers.list.len();
     observers.list.retain(|o| o.id != id.0);
+    observers.forget_positions();
     let removed = observers.list.len() != before;
     listen(world);
     removed
@@ -146,19 +198,17 @@ fn listen(world: &mut World) {
 /// Calls the observers of `hook`'s event whose type the component is-a, in
 /// registration order, each with a context on the component's entity.
 fn heard(world: &mut World, comp: CompRef, hook: Hook) {
-    let Some(event) = ComponentEvent::of(hook) else {
+    if ComponentEvent::of(hook).is_none() {
         return;
-    };
-    let chain = world.vtable(comp.ty).chain.keys();
+    }
     let table = world.storage().segment(comp.seg).table();
     let id = world.id_at(world.storage().table(table).owners()[comp.row.index()]);
     // By position, no list of calls built: observers cannot be added or
     // removed while one runs (that takes the world), and the closure goes
     // back to the observer of its id.
-    let hears = |o: &Observer| o.event == event && chain.iter().any(|k| k.type_id() == o.key);
-    let mut from = 0;
+    let mut nth = 0;
     loop {
-        let Some(next) = take_next(world, from, hears) else {
+        let Some(next) = take_next(world, comp.ty, hook, nth) else {
             return;
         };
         if let Some(call) = next.call {
@@ -167,7 +217,7 @@ fn heard(world: &mut World, comp: CompRef, hook: Hook) {
         if !next.more {
             return;
         }
-        from = next.at + 1;
+        nth += 1;
     }
 }
 
@@ -181,20 +231,35 @@ struct Next {
     more: bool,
 }
 
-/// The first observer from position `from` on that `hears`, with its
+/// The `nth` observer that hears `hook` on a component of `ty`, with its
 /// closure taken out.
 #[inline]
-fn take_next(world: &mut World, from: usize, hears: impl Fn(&Observer) -> bool) -> Option<Next> {
-    let list = &mut world.listener_state_mut::<Observers>().list;
-    let at = from + list.get(from..)?.iter().position(&hears)?;
-    let more = list[at + 1..].iter().any(hears);
-    let observer = &mut list[at];
-    Some(Next {
-        at,
-        id: observer.id,
-        call: observer.call_mut().take(),
-        more,
-    })
+fn take_next(world: &mut World, ty: TypeIdx, hook: Hook, nth: usize) -> Option<Next> {
+    let epoch = world.heard_epoch();
+    let observers = world.listener_state_mut::<Observers>();
+    if observers.epoch == epoch {
+        if let Some(Some(heard)) = observers.heard_by.get(ty.index()) {
+            let heard = &heard[hook as usize];
+            return observers.take(heard.get(nth).copied(), nth + 1 < heard.len());
+        }
+    }
+    learn_then_take(world, ty, hook, nth)
+}
+
+/// [`take_next`] for a type whose observers are not worked out yet.
+#[cold]
+#[inline(never)]
+fn learn_then_take(world: &mut World, ty: TypeIdx, hook: Hook, nth: usize) -> Option<Next> {
+    let epoch = world.heard_epoch();
+    let chain = world.vtable(ty).chain.keys();
+    let observers = world.listener_state_mut::<Observers>();
+    if observers.epoch != epoch {
+        observers.forget_positions();
+        observers.epoch = epoch;
+    }
+    let heard = &observers.learn(ty, chain)[hook as usize];
+    let (at, more) = (heard.get(nth).copied(), nth + 1 < heard.len());
+    observers.take(at, more)
 }
 
 /// Puts an observer's closure back when its call ends, a panic included

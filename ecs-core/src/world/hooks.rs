@@ -87,6 +87,10 @@ pub(crate) struct Listeners {
     /// snapshot works them out again): an add then asks an index, not the
     /// type's chain.
     by_type: Vec<HookSet>,
+    /// Counts the times `by_type` was worked out: what the listening layer
+    /// learnt by type index holds while it stays the same (a restore can
+    /// give an index to another type).
+    epoch: u64,
     /// The listening layer's own state (its observers), kept here rather
     /// than as an extension so that a call reaches it without a search.
     state: Option<Box<dyn std::any::Any + Send + Sync>>,
@@ -107,6 +111,7 @@ impl World {
             call: Some(call).filter(|_| !keys.is_empty()),
             keys,
             by_type: Vec::new(),
+            epoch: self.listeners.epoch,
             state: self.listeners.state.take(),
         };
         self.refresh_heard();
@@ -120,13 +125,22 @@ impl World {
     }
 
     /// The listening layer's state, made on first use.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn listener_state_mut<S: Send + Sync + Default + 'static>(&mut self) -> &mut S {
+        if self.listeners.state.is_none() {
+            self.start_listener_state::<S>();
+        }
         self.listeners
             .state
-            .get_or_insert_with(|| Box::new(S::default()))
-            .downcast_mut()
+            .as_deref_mut()
+            .and_then(|state| state.downcast_mut())
             .expect("one layer listens, with one type of state")
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn start_listener_state<S: Send + Sync + Default + 'static>(&mut self) {
+        self.listeners.state = Some(Box::new(S::default()));
     }
 
     /// Works out again which hooks listeners hear on each registered type:
@@ -139,6 +153,14 @@ impl World {
                 .collect(),
         };
         self.listeners.by_type = by_type;
+        self.listeners.epoch += 1;
+    }
+
+    /// Changes whenever what is known by type index may have changed
+    /// (types registered, a snapshot restored, listeners replaced).
+    #[inline]
+    pub(crate) fn heard_epoch(&self) -> u64 {
+        self.listeners.epoch
     }
 
     /// The hooks a listener hears on components of `ty`.
