@@ -344,22 +344,24 @@ for_each_tuple!(tuple_lanes);
 
 /// Lanes and the number of rows they advance together.
 ///
-/// A dense walk hands out rows `at..end` counted from where the walk
-/// started; with many lanes each is found by its index (the lanes stay
-/// put: one index moves per row, not a pointer per lane, and the index
-/// scales by constant sizes the compiler folds into addresses), with few
-/// each lane's pointer moves by its item's size. A strided walk moves the lanes a stored
-/// step per row, counting its rows left in `strided`; `guarded` counts
-/// those of a walk where the caller asked for every row to go through
-/// [`Lockstep::next_guarded`] (where it checks each row before using it).
-/// A walk is of one kind: the other counters are 0.
+/// With many lanes, a dense walk hands out rows `at..end` counted from
+/// where the walk started, each found by its index (the lanes stay put:
+/// one index moves per row, not a pointer per lane, and the index scales
+/// by constant sizes the compiler folds into addresses), and a strided
+/// walk moves the lanes a stored step per row, counting its rows left in
+/// `strided`. With few lanes, both kinds count their rows left in `end`
+/// and move each lane's pointer by its stored step (as cheap as a constant
+/// one, and a base type's rows then cost what an exact type's do).
+/// `guarded` counts the rows of a walk where the caller asked for every
+/// row to go through [`Lockstep::next_guarded`] (where it checks each row
+/// before using it). A walk is of one kind: the other counters are 0.
 ///
-/// Invariants: `end > at` only when `lanes.dense()`; when `end > 0`,
-/// `strided == guarded == 0`; an indexed walk (`Lockstep::INDEXED`) has
+/// Invariants: when `end > 0`, `strided == guarded == 0`; an indexed walk
+/// (`Lockstep::INDEXED`) has `end > at` only when `lanes.dense()`, has
 /// handed out the rows below `at` and `end <= lanes.rows()` (the lanes stay
-/// put); an unindexed one has `at == 0` and `end <= lanes.rows()` rows left
-/// from where the lanes stand; otherwise `strided + guarded <=
-/// lanes.rows()`.
+/// put); an unindexed one has `at == 0`, `strided == 0` and `end <=
+/// lanes.rows()` rows left from where the lanes stand; otherwise
+/// `strided + guarded <= lanes.rows()`.
 pub struct Lockstep<L> {
     lanes: L,
     at: usize,
@@ -408,10 +410,14 @@ impl<L: Lanes> Lockstep<L> {
     /// when `lanes.dense()`), walked from where the lanes stand.
     fn with(lanes: L, left: usize, mode: Mode) -> Self {
         let count = |m| if mode == m { left } else { 0 };
+        let (end, strided) = match Self::INDEXED {
+            true => (count(Mode::Dense), count(Mode::Strided)),
+            false => (count(Mode::Dense) + count(Mode::Strided), 0),
+        };
         Lockstep {
             at: 0,
-            end: count(Mode::Dense),
-            strided: count(Mode::Strided),
+            end,
+            strided,
             guarded: count(Mode::Guarded),
             lanes,
         }
@@ -419,7 +425,10 @@ impl<L: Lanes> Lockstep<L> {
 
     fn mode(&self) -> Mode {
         if self.end > self.at {
-            Mode::Dense
+            match Self::INDEXED || self.lanes.dense() {
+                true => Mode::Dense,
+                false => Mode::Strided,
+            }
         } else if self.strided > 0 {
             Mode::Strided
         } else {
@@ -457,8 +466,8 @@ impl<L: Lanes> Lockstep<L> {
         (self.end - self.at) + self.strided + self.guarded
     }
 
-    /// The next row of a dense walk; `None` when the walk is of another
-    /// kind or over.
+    /// The next row of a dense walk, or of any unindexed walk that is not
+    /// guarded; `None` when the walk is of another kind or over.
     #[inline(always)]
     pub fn next_dense(&mut self) -> Option<L::Item> {
         if !Self::INDEXED {
@@ -466,10 +475,10 @@ impl<L: Lanes> Lockstep<L> {
                 return None;
             }
             self.end -= 1;
-            // SAFETY: `end` was above 0, so the lanes are dense and have a
-            // row left (invariants: unindexed, `at` is 0 and `end` counts
-            // the rows left from where the lanes stand); both drop by one.
-            return Some(unsafe { self.lanes.advance_dense() });
+            // SAFETY: `end` was above 0, so the lanes have a row left
+            // (invariants: unindexed, `at` is 0 and `end` counts the rows
+            // left from where the lanes stand); both drop by one.
+            return Some(unsafe { self.lanes.advance() });
         }
         if self.at >= self.end {
             return None;
