@@ -344,24 +344,25 @@ for_each_tuple!(tuple_lanes);
 
 /// Lanes and the number of rows they advance together.
 ///
-/// With many lanes, a dense walk hands out rows `at..end` counted from
-/// where the walk started, each found by its index (the lanes stay put:
-/// one index moves per row, not a pointer per lane, and the index scales
-/// by constant sizes the compiler folds into addresses), and a strided
-/// walk moves the lanes a stored step per row, counting its rows left in
-/// `strided`. With few lanes, both kinds count their rows left in `end`
-/// and move each lane's pointer by its stored step (as cheap as a constant
-/// one, and a base type's rows then cost what an exact type's do).
-/// `guarded` counts the rows of a walk where the caller asked for every
-/// row to go through [`Lockstep::next_guarded`] (where it checks each row
-/// before using it). A walk is of one kind: the other counters are 0.
+/// A dense walk hands out rows `at..end` counted from where the walk
+/// started; with many lanes each is found by its index (the lanes stay
+/// put: one index moves per row, not a pointer per lane, and the index
+/// scales by constant sizes the compiler folds into addresses), with two
+/// each lane's pointer moves by its item's size. A strided walk moves the
+/// lanes a stored step per row, counting its rows left in `strided`. A
+/// single lane counts both kinds in `end` and always moves by its stored
+/// step (one add, as a constant step is), so a base type's rows cost what
+/// an exact type's do. `guarded` counts the rows of a walk where the
+/// caller asked for every row to go through [`Lockstep::next_guarded`]
+/// (where it checks each row before using it). A walk is of one kind: the
+/// other counters are 0.
 ///
-/// Invariants: when `end > 0`, `strided == guarded == 0`; an indexed walk
-/// (`Lockstep::INDEXED`) has `end > at` only when `lanes.dense()`, has
-/// handed out the rows below `at` and `end <= lanes.rows()` (the lanes stay
-/// put); an unindexed one has `at == 0`, `strided == 0` and `end <=
-/// lanes.rows()` rows left from where the lanes stand; otherwise
-/// `strided + guarded <= lanes.rows()`.
+/// Invariants: when `end > 0`, `strided == guarded == 0`; `end > at` only
+/// when `lanes.dense()`, unless `Lockstep::STEPPED`; an indexed walk
+/// (`Lockstep::INDEXED`) has handed out the rows below `at` and `end <=
+/// lanes.rows()` (the lanes stay put); an unindexed one has `at == 0` and
+/// `end <= lanes.rows()` rows left from where the lanes stand; a stepped
+/// one has `strided == 0`; otherwise `strided + guarded <= lanes.rows()`.
 pub struct Lockstep<L> {
     lanes: L,
     at: usize,
@@ -410,9 +411,9 @@ impl<L: Lanes> Lockstep<L> {
     /// when `lanes.dense()`), walked from where the lanes stand.
     fn with(lanes: L, left: usize, mode: Mode) -> Self {
         let count = |m| if mode == m { left } else { 0 };
-        let (end, strided) = match Self::INDEXED {
-            true => (count(Mode::Dense), count(Mode::Strided)),
-            false => (count(Mode::Dense) + count(Mode::Strided), 0),
+        let (end, strided) = match Self::STEPPED {
+            true => (count(Mode::Dense) + count(Mode::Strided), 0),
+            false => (count(Mode::Dense), count(Mode::Strided)),
         };
         Lockstep {
             at: 0,
@@ -425,7 +426,7 @@ impl<L: Lanes> Lockstep<L> {
 
     fn mode(&self) -> Mode {
         if self.end > self.at {
-            match Self::INDEXED || self.lanes.dense() {
+            match !Self::STEPPED || self.lanes.dense() {
                 true => Mode::Dense,
                 false => Mode::Strided,
             }
@@ -443,6 +444,14 @@ impl<L: Lanes> Lockstep<L> {
     /// fewer, moving the pointers is as cheap and keeps each address in one
     /// register (one array: 6 instructions a row instead of 11).
     const INDEXED: bool = L::WIDTH >= 3;
+
+    /// Whether a walk counts strided rows with dense ones and moves by the
+    /// stored step: with one lane, a stored step costs what a constant one
+    /// does, and a base-type term's table is walked by the same loop as an
+    /// exact one's (measured: 7 instructions a row for both, against 6 and
+    /// 11 with two loops). With two lanes the stored steps cost one or two
+    /// instructions a row more and 10-20% of a two-term loop's time.
+    const STEPPED: bool = L::WIDTH == 1;
 
     /// The lanes moved past the rows a dense walk handed out, the rows
     /// left, and the walk's kind.
@@ -466,7 +475,7 @@ impl<L: Lanes> Lockstep<L> {
         (self.end - self.at) + self.strided + self.guarded
     }
 
-    /// The next row of a dense walk, or of any unindexed walk that is not
+    /// The next row of a dense walk, or of a stepped one that is not
     /// guarded; `None` when the walk is of another kind or over.
     #[inline(always)]
     pub fn next_dense(&mut self) -> Option<L::Item> {
@@ -475,10 +484,15 @@ impl<L: Lanes> Lockstep<L> {
                 return None;
             }
             self.end -= 1;
-            // SAFETY: `end` was above 0, so the lanes have a row left
-            // (invariants: unindexed, `at` is 0 and `end` counts the rows
-            // left from where the lanes stand); both drop by one.
-            return Some(unsafe { self.lanes.advance() });
+            if Self::STEPPED {
+                // SAFETY: `end` was above 0, so the lanes have a row left
+                // (invariants: unindexed, `at` is 0 and `end` counts the
+                // rows left from where the lanes stand); both drop by one.
+                return Some(unsafe { self.lanes.advance() });
+            }
+            // SAFETY: as above, and the lanes are dense (invariant: `end >
+            // at` in a walk that is not stepped), as `advance_dense` needs.
+            return Some(unsafe { self.lanes.advance_dense() });
         }
         if self.at >= self.end {
             return None;
