@@ -103,18 +103,24 @@ macro_rules! __erased_with_parent {
 /// and stores are used).
 #[inline(always)]
 unsafe fn copy_value(src: *const u8, dst: *mut u8, size: usize) {
-    /// Copies `N` bytes as one unaligned array load and store.
+    /// Copies `N` bytes as one unaligned load and store. The bytes are
+    /// moved as `MaybeUninit`, which keeps them exactly as they were: a
+    /// padding byte stays uninitialised, and a pointer inside the value
+    /// keeps its provenance (read as `[u8; N]`, the first would be
+    /// undefined behaviour and the second would leave a pointer that may
+    /// not be used).
     ///
     /// # Safety
     /// As for `copy_value`, with `size == N`.
     #[inline(always)]
     unsafe fn fixed<const N: usize>(src: *const u8, dst: *mut u8) {
+        type Bytes<const N: usize> = std::mem::MaybeUninit<[u8; N]>;
         // SAFETY: the caller vouches for `N` readable bytes at `src` and
-        // `N` writable bytes at `dst`; `[u8; N]` has alignment 1, and the
-        // unaligned forms need none anyway.
+        // `N` writable bytes at `dst`; the unaligned forms need no
+        // alignment, and `MaybeUninit` accepts any bytes.
         unsafe {
-            dst.cast::<[u8; N]>()
-                .write_unaligned(src.cast::<[u8; N]>().read_unaligned())
+            dst.cast::<Bytes<N>>()
+                .write_unaligned(src.cast::<Bytes<N>>().read_unaligned())
         }
     }
     // SAFETY: each arm copies exactly `size` bytes, which the caller
