@@ -216,7 +216,7 @@ struct BoxCollider {
 }
 
 #[derive(Component, Debug, Clone)]
-struct Spot(f32);
+struct Spot;
 
 /// What an add reports after the observers, the types or the world's
 /// storage changed under them: a restore to a snapshot taken before a
@@ -238,7 +238,7 @@ fn observers_stay_right_as_observers_types_and_restores_change() {
             .unwrap()
             .push(format!("circle {}", ctx.id().index()));
     });
-    let a = world.spawn_with((Spot(0.0),)).unwrap();
+    let a = world.spawn_with((Spot,)).unwrap();
     let before = world.snapshot().unwrap();
     let circle = |radius| CircleCollider {
         base: Collider { radius },

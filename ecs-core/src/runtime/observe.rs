@@ -237,11 +237,11 @@ struct Next {
 fn take_next(world: &mut World, ty: TypeIdx, hook: Hook, nth: usize) -> Option<Next> {
     let epoch = world.heard_epoch();
     let observers = world.listener_state_mut::<Observers>();
-    if observers.epoch == epoch {
-        if let Some(Some(heard)) = observers.heard_by.get(ty.index()) {
-            let heard = &heard[hook as usize];
-            return observers.take(heard.get(nth).copied(), nth + 1 < heard.len());
-        }
+    if observers.epoch == epoch
+        && let Some(Some(heard)) = observers.heard_by.get(ty.index())
+    {
+        let heard = &heard[hook as usize];
+        return observers.take(heard.get(nth).copied(), nth + 1 < heard.len());
     }
     learn_then_take(world, ty, hook, nth)
 }
