@@ -99,7 +99,9 @@ pub(crate) struct Observers {
     /// positions in `list` of the observers that hear a component of that
     /// type, worked out at the type's first heard event, so that an add
     /// asks an index rather than every observer and the type's chain.
-    /// Emptied whenever the list changes.
+    /// Emptied when the world's [`World::heard_epoch`] moves, which it does
+    /// whenever the list changes (each change hands the world its
+    /// listeners again), types are registered or a snapshot is restored.
     heard_by: Vec<Option<HeardBy>>,
     /// The world's [`World::heard_epoch`] when `heard_by` was last emptied.
     epoch: u64,
@@ -109,11 +111,6 @@ pub(crate) struct Observers {
 type HeardBy = [Vec<u32>; 4];
 
 impl Observers {
-    /// The list changed: positions are worked out again as types are heard.
-    fn forget_positions(&mut self) {
-        self.heard_by.clear();
-    }
-
     /// The observer at position `at`, its closure taken out.
     #[inline]
     fn take(&mut self, at: Option<u32>, more: bool) -> Option<Next> {
@@ -164,7 +161,6 @@ pub(crate) fn observe(
         call: Mutex::new(Some(call)),
         seen,
     });
-    observers.forget_positions();
     listen(world);
     ObserverId(id)
 }
@@ -174,7 +170,6 @@ pub(crate) fn unobserve(world: &mut World, id: ObserverId) -> bool {
     let observers = world.listener_state_mut::<Observers>();
     let before = observers.list.len();
     observers.list.retain(|o| o.id != id.0);
-    observers.forget_positions();
     let removed = observers.list.len() != before;
     listen(world);
     removed
@@ -254,7 +249,7 @@ fn learn_then_take(world: &mut World, ty: TypeIdx, hook: Hook, nth: usize) -> Op
     let chain = world.vtable(ty).chain.keys();
     let observers = world.listener_state_mut::<Observers>();
     if observers.epoch != epoch {
-        observers.forget_positions();
+        observers.heard_by.clear();
         observers.epoch = epoch;
     }
     let heard = &observers.learn(ty, chain)[hook as usize];

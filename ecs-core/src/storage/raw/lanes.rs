@@ -442,7 +442,7 @@ impl<L: Lanes> Lockstep<L> {
     /// a pointer per array leaves the compiler the registers a loop body
     /// needs (a 5-term join: 28 instructions a row instead of 36); with
     /// fewer, moving the pointers is as cheap and keeps each address in one
-    /// register (one array: 6 instructions a row instead of 11).
+    /// register (one array found by index took 11 instructions a row).
     const INDEXED: bool = L::WIDTH >= 3;
 
     /// Whether a walk counts strided rows with dense ones and moves by the
