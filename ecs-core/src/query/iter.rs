@@ -495,6 +495,13 @@ struct Rest<'w> {
     runs: Option<Box<Runs>>,
 }
 
+impl Rest<'_> {
+    /// Whether the walked table left nothing behind.
+    fn is_empty(&self) -> bool {
+        self.owners.is_none() && self.runs.is_none()
+    }
+}
+
 /// One table's rows, as a query yields them.
 pub(crate) struct TableRows<'w, Q: QueryData> {
     cursor: Cursor<'w, Q>,
@@ -697,6 +704,7 @@ struct PlanHandle(ManuallyDrop<Option<Arc<Plan>>>);
 
 impl Deref for PlanHandle {
     type Target = Plan;
+    #[inline(always)]
     fn deref(&self) -> &Plan {
         self.0.as_deref().expect("a plan is released only on drop")
     }
@@ -728,7 +736,15 @@ impl<'w> Tables<'w> {
         &mut self,
         cursor: Cursor<'w, Q>,
     ) -> (Cursor<'w, Q>, Option<Q::Item<'w>>) {
-        let mut rows = self.join(cursor);
+        // A table walked to its end leaves nothing to join when it had no
+        // runs and no rows to check: open the next table straight away.
+        let mut rows = match self.rest.is_empty() && cursor.lanes.len() == 0 {
+            true => match self.open_next() {
+                Some(rows) => rows,
+                None => return (cursor, None),
+            },
+            false => self.join(cursor),
+        };
         loop {
             if let Some(item) = rows.next() {
                 return (self.part(rows), Some(item));
