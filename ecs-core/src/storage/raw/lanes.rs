@@ -448,8 +448,9 @@ impl<L: Lanes> Lockstep<L> {
     /// Whether a walk counts strided rows with dense ones and moves by the
     /// stored step: with one lane, a stored step costs what a constant one
     /// does, and a base-type term's table is walked by the same loop as an
-    /// exact one's (measured: 7 instructions a row for both, against 6 and
-    /// 11 with two loops). With two lanes the stored steps cost one or two
+    /// exact one's (measured: 6 instructions a row for both, what the
+    /// exact one took in a loop of its own, against 11 for the base type's
+    /// second loop). With two lanes the stored steps cost one or two
     /// instructions a row more and 10-20% of a two-term loop's time.
     const STEPPED: bool = L::WIDTH == 1;
 
