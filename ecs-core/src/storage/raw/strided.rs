@@ -10,7 +10,7 @@ pub struct Strided<'a, T> {
     // `step` first: a walk's cursor comes back from the out-of-line code
     // that opens tables in 16-byte pieces, and with `step` paired with
     // `end` the compiler kept it in a vector register and moved it out on
-    // every row (a one-term write: 7 instructions a row, against 6 so).
+    // every row (a one-term write took 7 instructions a row; 6 this way).
     pub(super) step: usize,
     pub(super) next: NonNull<u8>,
     pub(super) end: *mut u8,
