@@ -165,8 +165,9 @@ impl World {
     /// # Ok::<(), ecs_core::Error>(())
     /// ```
     pub fn roots(&self) -> impl Iterator<Item = EntityId> + '_ {
+        let hierarchy = self.hierarchy();
         self.iter_ids()
-            .filter(|id| self.hierarchy().parent(id.index).is_none())
+            .filter(move |id| hierarchy.parent(id.index).is_none())
     }
 
     /// Removes an entity and its whole subtree, children before parents (in

@@ -71,12 +71,13 @@ pub(crate) fn save_order(world: &World) -> Vec<EntityId> {
     // The hierarchy's own depth-first walk, by one stack for every root
     // (a world of many roots allocates once).
     let mut stack = Vec::new();
+    let hierarchy = world.hierarchy();
     for root in world.roots() {
         order.push(root);
-        stack.extend(world.hierarchy().children(root.index).iter().rev());
+        stack.extend(hierarchy.children(root.index).iter().rev());
         while let Some(index) = stack.pop() {
             order.push(world.id_at(index));
-            stack.extend(world.hierarchy().children(index).iter().rev());
+            stack.extend(hierarchy.children(index).iter().rev());
         }
     }
     order
@@ -120,13 +121,18 @@ fn saved_resources(world: &World) -> Vec<(&'static str, SerializeFns, TypeId)> {
 /// a name (`find_by_name` answers the first named), so it is kept, but
 /// written only when a file-order load would not restore it.
 fn name_order(world: &World, order: &[EntityId]) -> Option<Vec<u32>> {
-    let mut named: Vec<(u64, u32)> = order
-        .iter()
-        .enumerate()
-        .filter_map(|(saved, id)| Some((world.names().order_of(id.index)?, saved as u32)))
-        .collect();
-    let in_file_order = named.windows(2).all(|w| w[0].0 < w[1].0);
+    let names = world.names();
+    let named = || {
+        order
+            .iter()
+            .enumerate()
+            .filter_map(|(saved, id)| Some((names.order_of(id.index)?, saved as u32)))
+    };
+    // Checked before anything is gathered: file order is the usual case.
+    let mut last = None;
+    let in_file_order = named().all(|(at, _)| last.replace(at).is_none_or(|before| before < at));
     (!in_file_order).then(|| {
+        let mut named: Vec<(u64, u32)> = named().collect();
         named.sort_unstable();
         named.iter().map(|&(_, saved)| saved).collect()
     })

@@ -116,8 +116,10 @@ impl<'w> Tables<'w> {
     fn of(world: &'w World, plan: &Plan) -> Self {
         let mut types: Vec<TypeIdx> = Vec::new();
         let mut type_at: Vec<u32> = Vec::new();
-        let mut names = Vec::new();
-        let mut name_at = vec![u32::MAX; world.names().interned()];
+        // Found once: each is a search of the world's extensions.
+        let names_store = world.names();
+        let mut names = Vec::with_capacity(names_store.interned());
+        let mut name_at = vec![u32::MAX; names_store.interned()];
         // An entity's types are its table's: a table met before adds none.
         let mut table_seen: Vec<bool> = Vec::new();
         for id in &plan.order {
@@ -136,8 +138,8 @@ impl<'w> Tables<'w> {
                     }
                 }
             }
-            let name = world.names().id_of(id.index);
-            if let (Some(n), Some(text)) = (name, world.name_of(id.index))
+            let name = names_store.id_of(id.index);
+            if let (Some(n), Some(text)) = (name, names_store.get(id.index))
                 && name_at[n as usize] == u32::MAX
             {
                 name_at[n as usize] = names.len() as u32;
@@ -197,19 +199,21 @@ fn write_entities<E: Encode>(
     };
     let mut children = Vec::new();
     let mut components = Vec::new();
+    // Found once: each is a search of the world's extensions.
+    let (names, hierarchy) = (world.names(), world.hierarchy());
     enc.begin_entities(plan.order.len());
     for (i, id) in plan.order.iter().enumerate() {
         let index = id.index;
         children.clear();
         let saved_id = |child: &EntityIndex| plan.saved_id[child.index()];
-        children.extend(world.hierarchy().children(index).iter().map(saved_id));
+        children.extend(hierarchy.children(index).iter().map(saved_id));
         components.clear();
         if !E::VALUE_WITH_TYPE {
             let saved = |c| saved_component(world, c, &mut types);
             components.extend(world.comps(index).filter_map(saved));
         }
-        let name = world.name_of(index).map(|text| {
-            let at = tables.and_then(|t| Some(t.name_at[world.names().id_of(index)? as usize]));
+        let name = names.get(index).map(|text| {
+            let at = tables.and_then(|t| Some(t.name_at[names.id_of(index)? as usize]));
             (text, at.unwrap_or(0))
         });
         let slot = world.slot(index);
@@ -310,14 +314,17 @@ fn saved_component<'w>(
     if !found.saved {
         return None;
     }
+    let segment = world.storage().segment(c.seg);
     Some(SavedComponent {
         name: found.name,
         ty: c.ty,
         code: found.code,
-        enabled: world.instance_of(c).1,
+        // Every row of a segment has its meta word; nothing is lent out
+        // while a save reads the world.
+        enabled: segment.meta(c.row).is_none_or(|meta| meta.is_enabled()),
         write: found.write,
         value: Stored::Row(RowRef {
-            segment: world.storage().segment(c.seg),
+            segment,
             row: c.row,
         }),
     })
