@@ -89,11 +89,17 @@ pub(super) struct EntityReader {
     heads: Vec<Head>,
     /// Tables whose type list passed the single rule.
     checked: HashSet<TableId>,
-    /// Whether to read values into the previous entity's table as their
-    /// types come (see [`EntityReader::read_heads`]): off after a wrong
-    /// guess, on again once an entity lands in its neighbour's table, so a
-    /// file whose neighbours alternate tables is not read twice over.
+    /// Whether to read values into the guessed table as their types come
+    /// (see [`EntityReader::read_heads`]): off after a wrong guess, on
+    /// again once an entity lands in the guessed table, so a file whose
+    /// neighbours follow no pattern is not read twice over.
     no_guess: bool,
+    /// The previous entity's table, and per table the one the entity
+    /// after it was in last time: files repeat a cycle of tables (every
+    /// blueprint spawns its parts in the same order), so the guess for
+    /// an entity is the table that followed its neighbour's last time.
+    last_table: Option<TableId>,
+    followed_by: Vec<(TableId, TableId)>,
     rows: Rows,
     /// How many entities the file declares, and the bytes left when the
     /// first began.
@@ -126,8 +132,11 @@ impl EntityReader {
         entity: &mut LoadedEntity,
     ) -> Result<(), Error> {
         if !dec.same_types_as_before() {
+            if D::VALUE_WITH_TYPE {
+                self.predict();
+            }
             if self.read_heads(world, dec, file, i)? {
-                // Every value is in the previous entity's table already.
+                // Every value is in the guessed table already.
                 let index = self.spawn(world, i, entity);
                 self.disable(world, index);
                 return Ok(());
@@ -306,8 +315,43 @@ impl EntityReader {
         self.layout.disabled.extend(disabled.map(|(k, _)| k));
     }
 
+    /// Makes the layout of the table that followed the previous entity's
+    /// last time (if it is still among the recent ones) the guess.
+    fn predict(&mut self) {
+        let Some(last) = self.last_table else { return };
+        let Some(&(_, next)) = self.followed_by.iter().find(|(t, _)| *t == last) else {
+            return;
+        };
+        if self.layout.table == next {
+            return;
+        }
+        if let Some(k) = self.recent.iter().position(|l| l.valid && l.table == next) {
+            std::mem::swap(&mut self.layout, &mut self.recent[k]);
+        }
+    }
+
+    /// Notes that entity `i` went to `table`, after its neighbour's.
+    fn follow(&mut self, table: TableId) {
+        let Some(last) = self.last_table.replace(table) else {
+            return;
+        };
+        let pairs = &mut self.followed_by;
+        match pairs.iter().position(|(t, _)| *t == last) {
+            Some(k) => pairs[k].1 = table,
+            None => {
+                // As many as the layouts kept: a table long unmet is
+                // forgotten, as its layout is.
+                if pairs.len() > RECENT_LAYOUTS {
+                    pairs.remove(0);
+                }
+                pairs.push((last, table));
+            }
+        }
+    }
+
     /// Spawns entity `i` in the layout's table; its values follow.
-    fn spawn(&self, world: &mut World, i: usize, entity: &mut LoadedEntity) -> EntityIndex {
+    fn spawn(&mut self, world: &mut World, i: usize, entity: &mut LoadedEntity) -> EntityIndex {
+        self.follow(self.layout.table);
         entity.table = self.layout.table;
         entity.len = self.layout.columns.len();
         let index = world.spawn_loaded_entity(entity);
