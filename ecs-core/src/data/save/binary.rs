@@ -173,9 +173,9 @@ pub(super) struct BinaryDecoder<'a> {
     part: usize,
     /// The next field of the entity being read.
     field: usize,
-    /// The previous entity's encoded type list: neighbours mostly share
-    /// one, and the same bytes always read the same way (MessagePack is
-    /// self-delimiting), so they are compared, not read.
+    /// The encoded type list last read: neighbours mostly share one, and
+    /// the same bytes always read the same way (MessagePack is
+    /// self-delimiting), so a list is compared with a known one, not read.
     last_types: &'a [u8],
     /// Where the type list being read starts.
     types_at: Option<&'a [u8]>,
@@ -376,13 +376,18 @@ impl<'a> Decode<'a> for BinaryDecoder<'a> {
     }
 
     #[inline]
-    fn same_types_as_before(&mut self) -> bool {
-        let last = self.last_types;
-        if last.is_empty() || !self.r.rest.starts_with(last) {
-            return false;
+    fn same_types_as(&mut self, encoded: &[u8]) -> bool {
+        match self.r.rest.strip_prefix(encoded) {
+            Some(rest) if !encoded.is_empty() => {
+                self.r.rest = rest;
+                true
+            }
+            _ => false,
         }
-        self.r.rest = &self.r.rest[last.len()..];
-        true
+    }
+
+    fn types_read(&self) -> &'a [u8] {
+        self.last_types
     }
 
     #[inline]

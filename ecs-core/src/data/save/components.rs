@@ -67,7 +67,15 @@ struct Layout {
     /// Whether a layout has been read yet.
     valid: bool,
     types: Vec<TypeIdx>,
+    /// The bytes a format that can compare type lists spelled them in
+    /// (see [`Decode::types_read`]); empty until an entity's list is read
+    /// into this layout.
+    encoded: Vec<u8>,
     table: TableId,
+    /// The table of the entity that followed one of this layout last
+    /// time: files repeat a cycle of tables (every blueprint spawns its
+    /// parts in the same order), so it is the guess for the next entity.
+    next: Option<TableId>,
     columns: Vec<Column>,
     /// Positions of the disabled components.
     disabled: Vec<usize>,
@@ -94,12 +102,8 @@ pub(super) struct EntityReader {
     /// again once an entity lands in the guessed table, so a file whose
     /// neighbours follow no pattern is not read twice over.
     no_guess: bool,
-    /// The previous entity's table, and per table the one the entity
-    /// after it was in last time: files repeat a cycle of tables (every
-    /// blueprint spawns its parts in the same order), so the guess for
-    /// an entity is the table that followed its neighbour's last time.
+    /// The previous entity's table.
     last_table: Option<TableId>,
-    followed_by: Vec<(TableId, TableId)>,
     rows: Rows,
     /// How many entities the file declares, and the bytes left when the
     /// first began.
@@ -131,10 +135,9 @@ impl EntityReader {
         i: usize,
         entity: &mut LoadedEntity,
     ) -> Result<(), Error> {
-        if !dec.same_types_as_before() {
-            if D::VALUE_WITH_TYPE {
-                self.predict();
-            }
+        self.predict();
+        let known = dec.same_types_as(&self.layout.encoded);
+        if !known {
             if self.read_heads(world, dec, file, i)? {
                 // Every value is in the guessed table already.
                 let index = self.spawn(world, i, entity);
@@ -149,6 +152,11 @@ impl EntityReader {
             self.rows.count(world, table, i, n, read, dec.remaining());
         }
         dec.begin_values(i, self.layout.columns.len())?;
+        if !known {
+            let encoded = &mut self.layout.encoded;
+            encoded.clear();
+            encoded.extend_from_slice(dec.types_read());
+        }
         let index = self.spawn(world, i, entity);
         for (k, &column) in self.layout.columns.iter().enumerate() {
             let before = current_max();
@@ -288,6 +296,7 @@ impl EntityReader {
         let layout = &mut self.layout;
         layout.valid = false;
         layout.types.clear();
+        layout.encoded.clear();
         layout
             .types
             .extend(self.heads.iter().map(|head| head.kind.ty));
@@ -305,6 +314,7 @@ impl EntityReader {
             }),
         );
         layout.table = table;
+        layout.next = None;
         layout.valid = true;
         Ok(())
     }
@@ -317,41 +327,37 @@ impl EntityReader {
 
     /// Makes the layout of the table that followed the previous entity's
     /// last time (if it is still among the recent ones) the guess.
+    #[inline]
     fn predict(&mut self) {
-        let Some(last) = self.last_table else { return };
-        let Some(&(_, next)) = self.followed_by.iter().find(|(t, _)| *t == last) else {
-            return;
-        };
-        if self.layout.table == next {
-            return;
-        }
-        if let Some(k) = self.recent.iter().position(|l| l.valid && l.table == next) {
-            std::mem::swap(&mut self.layout, &mut self.recent[k]);
+        match self.layout.next {
+            Some(next) if next != self.layout.table => {
+                if let Some(k) = self.recent.iter().position(|l| l.table == next) {
+                    std::mem::swap(&mut self.layout, &mut self.recent[k]);
+                }
+            }
+            _ => {}
         }
     }
 
-    /// Notes that entity `i` went to `table`, after its neighbour's.
-    fn follow(&mut self, table: TableId) {
-        let Some(last) = self.last_table.replace(table) else {
-            return;
-        };
-        let pairs = &mut self.followed_by;
-        match pairs.iter().position(|(t, _)| *t == last) {
-            Some(k) => pairs[k].1 = table,
-            None => {
-                // As many as the layouts kept: a table long unmet is
-                // forgotten, as its layout is.
-                if pairs.len() > RECENT_LAYOUTS {
-                    pairs.remove(0);
+    /// Notes that the entity being spawned went to the layout's table,
+    /// after its neighbour's.
+    #[inline]
+    fn follow(&mut self) {
+        let table = self.layout.table;
+        match self.last_table.replace(table) {
+            Some(last) if last == table => self.layout.next = Some(table),
+            Some(last) => {
+                if let Some(before) = self.recent.iter_mut().find(|l| l.table == last) {
+                    before.next = Some(table);
                 }
-                pairs.push((last, table));
             }
+            None => {}
         }
     }
 
     /// Spawns entity `i` in the layout's table; its values follow.
     fn spawn(&mut self, world: &mut World, i: usize, entity: &mut LoadedEntity) -> EntityIndex {
-        self.follow(self.layout.table);
+        self.follow();
         entity.table = self.layout.table;
         entity.len = self.layout.columns.len();
         let index = world.spawn_loaded_entity(entity);

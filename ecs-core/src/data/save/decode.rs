@@ -80,10 +80,15 @@ pub(super) trait Decode<'a> {
         names: &[u32],
     ) -> Result<Option<EntityField<'a>>, Error>;
 
-    /// Whether entity `i`'s component types are the previous entity's, in
-    /// the same order with the same flags; consumed if so. A decoder that
+    /// Whether entity `i`'s component types are those `encoded` (what
+    /// [`Decode::types_read`] gave for an earlier entity) spells, in the
+    /// same order with the same flags; consumed if so. A decoder that
     /// cannot tell at a glance answers `false`.
-    fn same_types_as_before(&mut self) -> bool;
+    fn same_types_as(&mut self, encoded: &[u8]) -> bool;
+    /// The bytes of the type list last read, which always read the same
+    /// way: given back to [`Decode::same_types_as`]. Empty for a decoder
+    /// that cannot compare them.
+    fn types_read(&self) -> &'a [u8];
     /// Opens entity `i`'s components (or its list of component types).
     fn begin_components(&mut self, i: usize) -> Result<Self::Seq, Error>;
     /// Whether entity `i` has another component (and moves to it).

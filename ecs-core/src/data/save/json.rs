@@ -441,8 +441,12 @@ impl<'a> Decode<'a> for JsonDecoder<'a> {
     }
 
     #[inline]
-    fn same_types_as_before(&mut self) -> bool {
+    fn same_types_as(&mut self, _: &[u8]) -> bool {
         false
+    }
+
+    fn types_read(&self) -> &'a [u8] {
+        &[]
     }
 
     #[inline]
