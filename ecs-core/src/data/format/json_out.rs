@@ -177,10 +177,13 @@ impl JsonOut {
         let _ = ser.serialize_str(s);
     }
 
+    /// A number, through serde_json's integer writer (`write!` goes
+    /// through the formatting machinery: several times the instructions,
+    /// and branches the processor mispredicts, for a save's many ids).
     #[inline]
     pub fn u64(&mut self, n: u64) {
-        use std::io::Write;
-        let _ = write!(self.out, "{n}");
+        let mut ser = serde_json::Serializer::new(&mut self.out);
+        let _ = ser.serialize_u64(n);
     }
 
     #[inline]
