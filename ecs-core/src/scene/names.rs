@@ -254,7 +254,14 @@ impl Names {
     /// them with name `id`, so that naming a loaded world grows nothing.
     pub fn reserve_all(&mut self, counts: &[usize], top_slot: usize) {
         for (slots, &count) in self.names.iter_mut().zip(counts) {
-            slots.entries.reserve(count);
+            if slots.entries.capacity() == 0 {
+                // A name's first list: allocated at its size, without the
+                // growth bookkeeping of `reserve` (a load of distinct
+                // names makes thousands).
+                slots.entries = Vec::with_capacity(count);
+            } else {
+                slots.entries.reserve(count);
+            }
         }
         if self.by_slot.len() < top_slot {
             self.by_slot.resize(top_slot, None);
