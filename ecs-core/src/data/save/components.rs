@@ -90,9 +90,12 @@ pub(super) struct EntityReader {
     pub(super) types: Types,
     /// The names table of a format that lists names once, interned.
     pub(super) names: Vec<u32>,
-    layout: Layout,
+    /// Boxed, as the recent ones are: an entity in another table than its
+    /// neighbour swaps two pointers rather than two layouts.
+    layout: Box<Layout>,
     /// Layouts met before the previous entity's, latest last.
-    recent: Vec<Layout>,
+    #[expect(clippy::vec_box, reason = "swapped with `layout` as pointers")]
+    recent: Vec<Box<Layout>>,
     /// The components of the entity being read.
     heads: Vec<Head>,
     /// Tables whose type list passed the single rule.
@@ -272,7 +275,7 @@ impl EntityReader {
         if !same {
             // Files often alternate between a few tables: one met lately
             // is taken back as it was, else the new one is worked out.
-            match self.recent.iter().position(fits) {
+            match self.recent.iter().position(|layout| fits(layout)) {
                 Some(k) => std::mem::swap(&mut self.layout, &mut self.recent[k]),
                 None => {
                     let old = std::mem::take(&mut self.layout);
@@ -394,6 +397,7 @@ impl Rows {
     /// can hold at the size read so far (plus an eighth, so an honest
     /// file's last rows fit), so a file lying about its length gets no more
     /// than it could fill.
+    #[inline]
     fn count(
         &mut self,
         world: &mut World,
@@ -403,15 +407,39 @@ impl Rows {
         read: usize,
         left: usize,
     ) {
-        let t = table.index();
-        if self.0.len() <= t {
-            self.0.resize(t + 1, 0);
+        let rows = match self.0.get_mut(table.index()) {
+            Some(rows) => {
+                *rows += 1;
+                *rows
+            }
+            None => self.first(table),
+        };
+        if rows >= 8 && rows.is_power_of_two() {
+            Self::make_room(world, table, rows, i, n, read, left);
         }
-        self.0[t] += 1;
-        let rows = self.0[t];
-        if rows < 8 || !rows.is_power_of_two() {
-            return;
-        }
+    }
+
+    /// Counts the first row of a table met for the first time.
+    #[cold]
+    fn first(&mut self, table: TableId) -> usize {
+        self.0.resize(table.index() + 1, 0);
+        self.0[table.index()] = 1;
+        1
+    }
+
+    /// Makes room in `table`, which has `rows` rows read, for its share of
+    /// the entities left (see [`Rows::count`]).
+    #[cold]
+    #[inline(never)]
+    fn make_room(
+        world: &mut World,
+        table: TableId,
+        rows: usize,
+        i: usize,
+        n: usize,
+        read: usize,
+        left: usize,
+    ) {
         // `rows * of / per` without overflow.
         let share = |of: usize, per: usize| {
             usize::try_from(rows as u128 * of as u128 / per.max(1) as u128).unwrap_or(usize::MAX)
