@@ -157,8 +157,12 @@ impl<'a> File<'a> {
     /// Checks the hierarchy and the naming order, then puts the world
     /// together: update order, resources, children, names, hooks.
     pub(super) fn build(self, mut world: World) -> Result<Loaded, Error> {
-        let has_parent = self.check_children()?;
-        let tree_order = self.tree_order(&has_parent)?;
+        // A world without links (the common save) has nothing to check,
+        // and its tree order is file order.
+        let tree_order = match self.children.iter().all(Vec::is_empty) {
+            true => (0..self.entities.len() as u32).collect(),
+            false => self.tree_order(&self.check_children()?)?,
+        };
         let name_order = self.checked_name_order()?;
         world.set_update_order_of(self.update_order);
         for (ty, value) in self.resources {
