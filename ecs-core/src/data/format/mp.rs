@@ -1,7 +1,8 @@
 //! The MessagePack pieces of the binary envelope (component data itself
 //! goes through `mp_ser` and `mp_de`). The writers push the bytes `rmp`'s
 //! would write (the smallest form of each length and number) straight
-//! onto the `Vec`: a save writes several per entity.
+//! onto the `Vec`, and [`In`] reads every form `rmp`'s readers accept:
+//! a save or load handles several per entity.
 
 /// A length header: the fix form (`fix | len`) below `fix_end`, else the
 /// 16-bit form (`m16`), else the 32-bit one (`m16 + 1`); `m8`, where the
