@@ -65,7 +65,7 @@ use crate::EntityId;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dangling {
-    /// Refuse to save: [`Error::DanglingEntity`].
+    /// Refuse to save: [`Error::DanglingEntity`](crate::Error::DanglingEntity).
     #[default]
     Error,
     /// Write `null`: an `Option<EntityId>` loads as `None`; a bare

@@ -28,7 +28,7 @@ use crate::entity::{CompRef, Entities, EntityIndex, TableId, TypeIdx};
 use crate::table::{Meta, Storage, TypeIdHasher, EMPTY_TABLE};
 use crate::{Component, EntityId, Error};
 
-/// The layers an entity is on until [`EntityMut::set_layers`] says otherwise.
+/// The layers an entity is on until [`EntityMut::set_layers`](crate::EntityMut::set_layers) says otherwise.
 ///
 /// ```
 /// # use ecs_core::prelude::*;

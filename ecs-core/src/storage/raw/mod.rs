@@ -45,7 +45,7 @@ pub(crate) const MAX_DEPTH: usize = 16;
 /// copying the chain into arrays: the description is evaluated by rustc for
 /// every derived type, and a few words cost it far less than arrays sized
 /// for the deepest chain. The reads that must be fast (the type itself and
-/// its direct parent) are served by copies kept in [`BlobVec`].
+/// its direct parent) are served by copies kept beside each column's values.
 #[derive(Clone, Copy, Debug)]
 pub struct ErasedType {
     id: TypeId,
