@@ -3,7 +3,7 @@
 //! them writes it.
 
 use crate::component::str_eq;
-use crate::query::term::{Generations, Slot, Term, TermInfo};
+use crate::query::term::{Generations, Slot, Term, TermInfo, UpMaps};
 use crate::storage::raw::Lanes;
 use crate::ComponentKey;
 
@@ -38,11 +38,13 @@ pub trait QueryData {
     fn fetch<'w>(
         row: <Self::Lanes<'w> as Lanes>::Item,
         states: &mut Self::States<'w>,
+        ups: &UpMaps<'w>,
     ) -> Option<Self::Item<'w>>;
     #[doc(hidden)]
     fn fetch_fast<'w>(
         row: <Self::Lanes<'w> as Lanes>::Item,
         states: &mut Self::States<'w>,
+        ups: &UpMaps<'w>,
     ) -> Self::Item<'w>;
     #[doc(hidden)]
     fn split<'w>(states: Self::States<'w>, at: usize) -> (Self::States<'w>, Self::States<'w>);
@@ -74,12 +76,13 @@ macro_rules! query_data {
             fn fetch<'w>(
                 row: <Self::Lanes<'w> as Lanes>::Item,
                 states: &mut Self::States<'w>,
+                ups: &UpMaps<'w>,
             ) -> Option<Self::Item<'w>> {
                 let ($($var,)+) = row;
                 let ($($name,)+) = states;
                 // Every term's state advances before any is looked at: the
                 // row is left behind whole even when it is skipped.
-                $(let $var = $name::fetch($var, $name);)+
+                $(let $var = $name::fetch($var, $name, ups);)+
                 Some(($($var?,)+))
             }
 
@@ -88,10 +91,11 @@ macro_rules! query_data {
             fn fetch_fast<'w>(
                 row: <Self::Lanes<'w> as Lanes>::Item,
                 states: &mut Self::States<'w>,
+                ups: &UpMaps<'w>,
             ) -> Self::Item<'w> {
                 let ($($var,)+) = row;
                 let ($($name,)+) = states;
-                ($($name::fetch_fast($var, $name),)+)
+                ($($name::fetch_fast($var, $name, ups),)+)
             }
 
             #[allow(non_snake_case)]

@@ -12,7 +12,7 @@ use crate::query::plan::Watch;
 use crate::query::plan::{Place, Plan};
 use crate::query::runs::{changed_runs, refine, runs_where, Runs, TickLane};
 use crate::query::term::Generations;
-use crate::query::term::{Slot, SlotKind, TermInfo, UpTables};
+use crate::query::term::{Slot, SlotKind, TermInfo, UpMaps};
 use crate::storage::raw::{Lanes, Lockstep};
 use crate::table::{Segment, Storage, Table};
 
@@ -30,7 +30,7 @@ pub(crate) struct Source<'w> {
     only_row: Option<usize>,
     /// Per term, for [`Up`](crate::Up) terms: where their type sits by
     /// table, gathered when the first table is opened.
-    ups: Vec<Option<UpTables<'w>>>,
+    ups: UpMaps<'w>,
     /// Whether a segment the query borrowed has disabled rows: while none
     /// has, a table's rows are all handed out unless its entities are not.
     disabled_rows: bool,
@@ -86,7 +86,7 @@ impl<'w> Source<'w> {
             segments: Segments::Shared(segments),
             now: storage.now(),
             only_row: None,
-            ups: Vec::new(),
+            ups: UpMaps::default(),
             disabled_rows: true,
         }
     }
@@ -124,30 +124,26 @@ impl<'w> Source<'w> {
             segments: Segments::Mut { borrowed, hint: 0 },
             now,
             only_row: None,
-            ups: Vec::new(),
+            ups: UpMaps::default(),
             disabled_rows,
         }
     }
 
-    /// Where the [`Up`](crate::Up) term `i` finds its type, by table
-    /// (`places`: the plan's, by table id): each segment shared for the
-    /// rest of the walk.
-    fn up_tables(&mut self, i: usize, places: &[Place]) -> UpTables<'w> {
-        if self.ups.len() <= i {
-            self.ups.resize(i + 1, None);
+    /// Gathers where the [`Up`](crate::Up) term `i` finds its type, by
+    /// table (`places`: the plan's, by table id), unless it has: each
+    /// segment shared for the rest of the walk.
+    fn map_up(&mut self, i: usize, places: &[Place]) {
+        if self.ups.has(i) {
+            return;
         }
-        if let Some(tables) = &self.ups[i] {
-            return Arc::clone(tables);
-        }
-        let tables: UpTables<'w> = places
+        let map = places
             .iter()
             .map(|place| {
                 let (seg, level) = (*place)?;
                 Some((self.share(seg)?, level))
             })
             .collect();
-        self.ups[i] = Some(Arc::clone(&tables));
-        tables
+        self.ups.set(i, map);
     }
 
     /// Segment `seg`, shared from now on.
@@ -163,6 +159,12 @@ impl<'w> Source<'w> {
                 entry.shared
             }
         }
+    }
+
+    /// The maps of the query's [`Up`](crate::Up) terms, for the rows of
+    /// the tables opened so far.
+    pub fn up_maps(&self) -> &UpMaps<'w> {
+        &self.ups
     }
 
     /// Marks only row `row` handed out (a query of one entity).
@@ -405,13 +407,16 @@ impl<'w> Source<'w> {
         let mut checked = false;
         let (lanes, states) = Q::open(|i| {
             let slot = match (terms[i].key, places[i]) {
-                (Some(_), _) if terms[i].up => Slot {
-                    kind: SlotKind::Up {
-                        owners: rows.owners(),
-                        entities,
-                        by_table: self.up_tables(i, ups.get(i).map_or(&[][..], Vec::as_slice)),
-                    },
-                },
+                (Some(_), _) if terms[i].up => {
+                    self.map_up(i, ups.get(i).map_or(&[][..], Vec::as_slice));
+                    Slot {
+                        kind: SlotKind::Up {
+                            owners: rows.owners(),
+                            entities,
+                            term: i,
+                        },
+                    }
+                }
                 (Some(_), _) if terms[i].all => {
                     let slots = many.get(i).map_or(&[][..], Vec::as_slice);
                     let kinds = slots
@@ -478,12 +483,12 @@ impl<'w, Q: QueryData> Cursor<'w, Q> {
     /// The next row of a table where none is skipped; `None` at the end
     /// and in a table where rows may be skipped.
     #[inline(always)]
-    fn next_unchecked(&mut self) -> Option<Q::Item<'w>> {
+    fn next_unchecked(&mut self, ups: &UpMaps<'w>) -> Option<Q::Item<'w>> {
         if let Some(row) = self.lanes.next_dense() {
-            return Some(Q::fetch_fast(row, &mut self.states));
+            return Some(Q::fetch_fast(row, &mut self.states, ups));
         }
         let row = self.lanes.next_strided()?;
-        Some(Q::fetch_fast(row, &mut self.states))
+        Some(Q::fetch_fast(row, &mut self.states, ups))
     }
 }
 
@@ -551,14 +556,15 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         true
     }
 
-    /// The next row that is not skipped.
+    /// The next row that is not skipped (`ups`: the walk's maps for its
+    /// [`Up`](crate::Up) terms).
     #[inline(always)]
-    pub fn next(&mut self) -> Option<Q::Item<'w>> {
+    pub fn next(&mut self, ups: &UpMaps<'w>) -> Option<Q::Item<'w>> {
         loop {
-            if let Some(item) = self.cursor.next_unchecked() {
+            if let Some(item) = self.cursor.next_unchecked(ups) {
                 return Some(item);
             }
-            if let Some(item) = self.next_checked() {
+            if let Some(item) = self.next_checked(ups) {
                 return Some(item);
             }
             if self.runs.is_none() || !self.next_run() {
@@ -570,9 +576,9 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// The next row that is not skipped, in a table where rows may be
     /// skipped (a checked table's walk is guarded).
     #[inline(always)]
-    fn next_checked(&mut self) -> Option<Q::Item<'w>> {
+    fn next_checked(&mut self, ups: &UpMaps<'w>) -> Option<Q::Item<'w>> {
         while let Some(row) = self.cursor.lanes.next_guarded() {
-            if let Some(item) = self.check(row) {
+            if let Some(item) = self.check(row, ups) {
                 return Some(item);
             }
         }
@@ -582,7 +588,11 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// The item of `row` in a table where rows may be skipped: `None` when
     /// its entity or one of its components is inactive.
     #[inline(always)]
-    fn check(&mut self, row: <Q::Lanes<'w> as Lanes>::Item) -> Option<Q::Item<'w>> {
+    fn check(
+        &mut self,
+        row: <Q::Lanes<'w> as Lanes>::Item,
+        ups: &UpMaps<'w>,
+    ) -> Option<Q::Item<'w>> {
         let active = match &mut self.owners {
             None => true,
             Some(owners) => match owners.split_first() {
@@ -593,7 +603,7 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
                 None => false,
             },
         };
-        let item = Q::fetch(row, &mut self.cursor.states);
+        let item = Q::fetch(row, &mut self.cursor.states, ups);
         item.filter(|_| active)
     }
 
@@ -601,20 +611,25 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
     /// registers, and with the check for skipped rows decided once per
     /// table rather than per row.
     #[inline(always)]
-    pub fn fold<B>(mut self, mut acc: B, f: &mut impl FnMut(B, Q::Item<'w>) -> B) -> B {
+    pub fn fold<B>(
+        mut self,
+        mut acc: B,
+        f: &mut impl FnMut(B, Q::Item<'w>) -> B,
+        ups: &UpMaps<'w>,
+    ) -> B {
         if self.runs.is_some() {
-            while let Some(item) = self.next() {
+            while let Some(item) = self.next(ups) {
                 acc = f(acc, item);
             }
             return acc;
         }
-        while let Some(item) = self.next_checked() {
+        while let Some(item) = self.next_checked(ups) {
             acc = f(acc, item);
         }
         let Cursor {
             lanes, mut states, ..
         } = self.cursor;
-        lanes.fold(acc, |acc, row| f(acc, Q::fetch_fast(row, &mut states)))
+        lanes.fold(acc, |acc, row| f(acc, Q::fetch_fast(row, &mut states, ups)))
     }
 
     /// The first `at` rows and the rest. In a table walked by runs the
@@ -746,7 +761,7 @@ impl<'w> Tables<'w> {
             false => self.join(cursor),
         };
         loop {
-            if let Some(item) = rows.next() {
+            if let Some(item) = rows.next(&self.source.ups) {
                 return (self.part(rows), Some(item));
             }
             match self.open_next() {
@@ -860,8 +875,9 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
         }
     }
 
-    /// Every table's rows, opened at once (for splitting across threads).
-    pub(crate) fn into_tables(mut self) -> Vec<TableRows<'w, Q>> {
+    /// Every table's rows, opened at once (for splitting across threads),
+    /// and the maps their [`Up`](crate::Up) terms read.
+    pub(crate) fn into_tables(mut self) -> (Vec<TableRows<'w, Q>>, UpMaps<'w>) {
         let mut all = Vec::with_capacity(self.tables.plan.tables.len() + 1);
         let cursor = std::mem::replace(&mut self.rows, Cursor::idle(self.tables.entities));
         let rows = self.tables.join(cursor);
@@ -871,7 +887,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
         while let Some(rows) = self.tables.open_next() {
             all.push(rows);
         }
-        all
+        (all, std::mem::take(&mut self.tables.source.ups))
     }
 }
 
@@ -880,7 +896,7 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Q::Item<'w>> {
-        if let Some(item) = self.rows.next_unchecked() {
+        if let Some(item) = self.rows.next_unchecked(&self.tables.source.ups) {
             return Some(item);
         }
         let rows = std::mem::replace(&mut self.rows, Cursor::idle(self.tables.entities));
@@ -891,9 +907,9 @@ impl<'w, Q: QueryData> Iterator for QueryIter<'w, Q> {
 
     fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
         let QueryIter { rows, mut tables } = self;
-        let mut acc = tables.join(rows).fold(init, &mut f);
+        let mut acc = tables.join(rows).fold(init, &mut f, &tables.source.ups);
         while let Some(rows) = tables.open_next::<Q>() {
-            acc = rows.fold(acc, &mut f);
+            acc = rows.fold(acc, &mut f, &tables.source.ups);
         }
         acc
     }

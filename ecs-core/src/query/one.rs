@@ -36,7 +36,8 @@ pub(crate) fn one_mut<'w, Q: QueryData>(
         .open::<Q>(table, reads(&places, &many, &ups), entities, true, None)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
-    rest.next().ok_or_else(|| missing::<Q>(id, 0))
+    rest.next(source.up_maps())
+        .ok_or_else(|| missing::<Q>(id, 0))
 }
 
 /// The items of the read-only query `Q` for entity `id` alone; see
@@ -56,7 +57,8 @@ pub(crate) fn one<'w, Q: ReadOnlyQueryData>(
         .open::<Q>(table, reads(&places, &many, &ups), entities, true, None)
         .ok_or_else(|| missing::<Q>(id, 0))?;
     let (_, mut rest) = rows.split(row.index());
-    rest.next().ok_or_else(|| missing::<Q>(id, 0))
+    rest.next(source.up_maps())
+        .ok_or_else(|| missing::<Q>(id, 0))
 }
 
 fn reads<'p>(

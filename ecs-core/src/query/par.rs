@@ -44,14 +44,14 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
     where
         F: Fn(Q::Item<'_>) + Sync + Send,
     {
-        let mut tables = self.into_iter().into_tables();
+        let (mut tables, ups) = self.into_iter().into_tables();
         // The probe: the first rows, on this thread.
         let start = std::time::Instant::now();
         let mut probed = 0;
         let mut next_look = 8;
         while probed < PROBE_ROWS {
             let Some(rows) = tables.last_mut() else { break };
-            match rows.next() {
+            match rows.next(&ups) {
                 Some(item) => {
                     probed += 1;
                     f(item);
@@ -76,7 +76,7 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         let threads = rayon::current_num_threads();
         if threads < 2 || per_row * (rest as u128) < PARALLEL_ABOVE_NS {
             for rows in tables {
-                rows.fold((), &mut |(), item| f(item));
+                rows.fold((), &mut |(), item| f(item), &ups);
             }
             return;
         }
@@ -92,6 +92,6 @@ impl<'w, Q: QueryData> QueryMut<'w, Q> {
         }
         chunks
             .into_par_iter()
-            .for_each(|rows| rows.fold((), &mut |(), item| f(item)));
+            .for_each(|rows| rows.fold((), &mut |(), item| f(item), &ups));
     }
 }

@@ -70,14 +70,51 @@ pub(crate) enum SlotKind<'w> {
     Up {
         owners: &'w [EntityIndex],
         entities: &'w Entities,
-        by_table: UpTables<'w>,
+        /// The term's index in its query, where it finds its map in
+        /// [`UpMaps`].
+        term: usize,
     },
 }
 
-/// By table id, the segment holding the first component that is-a an
-/// [`Up`](crate::Up) term's type and its chain level; shared by the
-/// tables of one walk.
-pub(crate) type UpTables<'w> = std::sync::Arc<[Option<(&'w Segment, usize)>]>;
+/// Per term of a query (by its index), for [`Up`](crate::Up) terms: by
+/// table id, the segment holding the first component that is-a the term's
+/// type, and its chain level.
+///
+/// A walk keeps the maps beside the terms' states, not in them, and hands
+/// them to every row's fetch: a map owned by a term's state is carried
+/// through the out-of-line code that opens tables, and its release code,
+/// even on a path never taken, keeps a `for` loop's counters in memory.
+#[doc(hidden)]
+#[derive(Default)]
+pub struct UpMaps<'w>(Vec<Option<UpMap<'w>>>);
+
+/// One [`Up`](crate::Up) term's map: by table id, the segment and chain
+/// level it reads there, `None` where the table holds none.
+type UpMap<'w> = Vec<Option<(&'w Segment, usize)>>;
+
+impl<'w> UpMaps<'w> {
+    /// Term `term`'s map; empty when it has none yet.
+    #[inline]
+    pub(crate) fn of(&self, term: usize) -> &[Option<(&'w Segment, usize)>] {
+        match self.0.get(term) {
+            Some(Some(map)) => map,
+            _ => &[],
+        }
+    }
+
+    /// Whether term `term` has its map.
+    pub(crate) fn has(&self, term: usize) -> bool {
+        matches!(self.0.get(term), Some(Some(_)))
+    }
+
+    /// Sets term `term`'s map.
+    pub(crate) fn set(&mut self, term: usize, map: UpMap<'w>) {
+        if self.0.len() <= term {
+            self.0.resize_with(term + 1, || None);
+        }
+        self.0[term] = Some(map);
+    }
+}
 
 impl SlotKind<'_> {
     /// Whether rows read through this slot may be skipped.
@@ -136,12 +173,14 @@ pub trait Term {
     fn fetch<'w>(
         lane: <Self::Lane<'w> as Lanes>::Item,
         state: &mut Self::State<'w>,
+        ups: &UpMaps<'w>,
     ) -> Option<Self::Item<'w>>;
     /// [`Term::fetch`] for a table where nothing is disabled: no check.
     #[doc(hidden)]
     fn fetch_fast<'w>(
         lane: <Self::Lane<'w> as Lanes>::Item,
         state: &mut Self::State<'w>,
+        ups: &UpMaps<'w>,
     ) -> Self::Item<'w>;
     #[doc(hidden)]
     fn split<'w>(state: Self::State<'w>, at: usize) -> (Self::State<'w>, Self::State<'w>);
@@ -239,6 +278,7 @@ macro_rules! required_term {
             fn fetch<'w>(
                 value: <Self::Lane<'w> as Lanes>::Item,
                 metas: &mut Self::State<'w>,
+                _: &UpMaps<'w>,
             ) -> Option<Self::Item<'w>> {
                 enabled(metas).then_some(value)
             }
@@ -247,6 +287,7 @@ macro_rules! required_term {
             fn fetch_fast<'w>(
                 value: <Self::Lane<'w> as Lanes>::Item,
                 _: &mut Self::State<'w>,
+                _: &UpMaps<'w>,
             ) -> Self::Item<'w> {
                 value
             }
@@ -287,6 +328,7 @@ macro_rules! optional_term {
             fn fetch<'w>(
                 value: <Self::Lane<'w> as Lanes>::Item,
                 metas: &mut Self::State<'w>,
+                _: &UpMaps<'w>,
             ) -> Option<Self::Item<'w>> {
                 let enabled = enabled(metas);
                 Some(value.filter(|_| enabled))
@@ -296,6 +338,7 @@ macro_rules! optional_term {
             fn fetch_fast<'w>(
                 value: <Self::Lane<'w> as Lanes>::Item,
                 _: &mut Self::State<'w>,
+                _: &UpMaps<'w>,
             ) -> Self::Item<'w> {
                 value
             }
@@ -343,6 +386,7 @@ impl Term for EntityId {
     fn fetch<'w>(
         owner: <Self::Lane<'w> as Lanes>::Item,
         entities: &mut Self::State<'w>,
+        _: &UpMaps<'w>,
     ) -> Option<Self::Item<'w>> {
         Some(entities.0.id_at(*owner))
     }
@@ -351,6 +395,7 @@ impl Term for EntityId {
     fn fetch_fast<'w>(
         owner: <Self::Lane<'w> as Lanes>::Item,
         entities: &mut Self::State<'w>,
+        _: &UpMaps<'w>,
     ) -> Self::Item<'w> {
         entities.0.id_at(*owner)
     }
@@ -419,6 +464,7 @@ macro_rules! all_term {
             fn fetch<'w>(
                 (): <Self::Lane<'w> as Lanes>::Item,
                 walks: &mut Self::State<'w>,
+                _: &UpMaps<'w>,
             ) -> Option<Self::Item<'w>> {
                 Some(
                     walks
@@ -434,6 +480,7 @@ macro_rules! all_term {
             fn fetch_fast<'w>(
                 (): <Self::Lane<'w> as Lanes>::Item,
                 walks: &mut Self::State<'w>,
+                _: &UpMaps<'w>,
             ) -> Self::Item<'w> {
                 walks
                     .iter_mut()

@@ -4,9 +4,8 @@
 use std::marker::PhantomData;
 
 use crate::entity::{Entities, EntityIndex, TableId};
-use crate::query::term::{Generations, Slot, SlotKind, Term, TermInfo, UpTables};
+use crate::query::term::{Generations, Slot, SlotKind, Term, TermInfo, UpMaps};
 use crate::storage::raw::{Lanes, Strided};
-use crate::table::Segment;
 use crate::Component;
 
 /// A term that reads the nearest ancestor's component that is-a `T`: the
@@ -41,36 +40,39 @@ use crate::Component;
 /// ```
 pub struct Up<T>(PhantomData<T>);
 
-/// The walk up of one [`Up`] term: the parent links, the last answer
-/// (siblings stored side by side share it, so a row that has the last
-/// row's parent costs a load and a compare), and for walks, the entity
-/// table, where components sit by table, and the values of the last table
-/// a walk read, typed (ancestors of one kind share a table, so a new parent
-/// costs its slot and an index).
+/// No table: a world has fewer than 2^32 (one a walk up has not read).
+const NO_TABLE: TableId = TableId(u32::MAX);
+
+/// The walk up of one [`Up`] term: the parent links and the last answer,
+/// read on every row (siblings stored side by side share it, so a row that
+/// has the last row's parent costs a load and a compare), and the walker,
+/// called for a new parent.
 #[doc(hidden)]
 pub struct UpState<'w, T> {
     parents: &'w [EntityIndex],
     last_parent: EntityIndex,
     last_found: Option<&'w T>,
-    entities: &'w Entities,
-    /// `None` in a walk that has not started: no rows, and no allocation
-    /// for the idle state a query sets up at each new table.
-    by_table: Option<UpTables<'w>>,
-    seen: SeenTable<'w, T>,
+    walker: Walker<'w, T>,
 }
 
-/// The values of the table a walk last read, typed: `table` is `None`
-/// before the first walk, `values` is `None` when the table holds no `T`.
-struct SeenTable<'w, T> {
-    table: Option<TableId>,
+/// What a walk up reads beside the map by table: the entity table, the
+/// term's index (where it finds its map), and the values of the table a
+/// walk read last, typed (ancestors of one kind share a table, so a new
+/// parent costs its slot and an index).
+struct Walker<'w, T> {
+    entities: &'w Entities,
+    term: usize,
+    /// The table a walk read last ([`NO_TABLE`] before the first), and
+    /// its values (`None` when it holds no `T`).
+    seen: TableId,
     values: Option<Strided<'w, T>>,
 }
 
-impl<T> Clone for SeenTable<'_, T> {
+impl<T> Clone for Walker<'_, T> {
     fn clone(&self) -> Self {
-        SeenTable {
-            table: self.table,
+        Walker {
             values: self.values.clone(),
+            ..*self
         }
     }
 }
@@ -78,24 +80,23 @@ impl<T> Clone for SeenTable<'_, T> {
 impl<T> Clone for UpState<'_, T> {
     fn clone(&self) -> Self {
         UpState {
-            by_table: self.by_table.clone(),
-            seen: self.seen.clone(),
+            walker: self.walker.clone(),
             ..*self
         }
     }
 }
 
 impl<'w, T: Component> UpState<'w, T> {
-    fn new(entities: &'w Entities, by_table: Option<UpTables<'w>>) -> Self {
+    fn new(entities: &'w Entities, term: usize) -> Self {
         UpState {
             parents: entities.parent_links(),
             // No parent: no answer, which is what the last answer says.
             last_parent: Entities::NO_PARENT,
             last_found: None,
-            entities,
-            by_table,
-            seen: SeenTable {
-                table: None,
+            walker: Walker {
+                entities,
+                term,
+                seen: NO_TABLE,
                 values: None,
             },
         }
@@ -103,56 +104,78 @@ impl<'w, T: Component> UpState<'w, T> {
 
     /// The nearest ancestor's component of entity `owner`.
     #[inline(always)]
-    fn find(&mut self, owner: EntityIndex) -> Option<&'w T> {
+    fn find(&mut self, owner: EntityIndex, ups: &UpMaps<'w>) -> Option<&'w T> {
         let parent = self
             .parents
             .get(owner.index())
             .copied()
             .unwrap_or(Entities::NO_PARENT);
         if parent != self.last_parent {
-            // The walk gets copies of what it reads and changes, not the
-            // state, and is inlined: measured on a 1k x 9 tree, a walk out
-            // of line given the state cost 3.9x a plain term, this 3.3x.
-            let (found, seen) = match parent == Entities::NO_PARENT {
-                true => (None, self.seen.clone()),
-                false => walk(
-                    self.entities,
-                    self.by_table.as_deref().unwrap_or_default(),
-                    parent,
-                    self.seen.clone(),
-                ),
-            };
+            // Siblings side by side are the case this term is built for:
+            // told so, the compiler keeps the row's own values (not the
+            // walk's) in registers.
+            std::hint::cold_path();
             self.last_parent = parent;
-            self.last_found = found;
-            self.seen = seen;
+            self.last_found = match self.walker.in_seen_table(parent) {
+                Some(found) => Some(found),
+                None => {
+                    // Out of line and by value: the row loop's counters
+                    // stay in registers only while no pointer into the
+                    // walk's state leaves it.
+                    let (found, walker) = walk(self.walker.clone(), parent, ups);
+                    self.walker = walker;
+                    found
+                }
+            };
         }
         self.last_found
     }
 }
 
+impl<'w, T: Component> Walker<'w, T> {
+    /// The component of entity `at` when it is live, in the table a walk
+    /// read last, and holds one: the common case of a new parent (parents
+    /// of one kind share a table), with no call.
+    #[inline(always)]
+    fn in_seen_table(&self, at: EntityIndex) -> Option<&'w T> {
+        if at.index() >= self.entities.slot_count() {
+            return None;
+        }
+        let slot = self.entities.slot(at);
+        if !slot.alive || self.seen != slot.table {
+            return None;
+        }
+        self.values.as_ref()?.get(slot.row.index())
+    }
+}
+
 /// The component of `from` or its nearest ancestor holding one, and the
-/// table read last. The walk is bounded by the number of entities, so a
-/// broken link cannot make it loop.
-#[inline(always)]
+/// walker, its table read last. The walk is bounded by the number of
+/// entities, so a broken link cannot make it loop.
+#[inline(never)]
 fn walk<'w, T: Component>(
-    entities: &'w Entities,
-    by_table: &[Option<(&'w Segment, usize)>],
+    mut walker: Walker<'w, T>,
     from: EntityIndex,
-    mut seen: SeenTable<'w, T>,
-) -> (Option<&'w T>, SeenTable<'w, T>) {
+    ups: &UpMaps<'w>,
+) -> (Option<&'w T>, Walker<'w, T>) {
+    let entities = walker.entities;
     let mut at = from;
     for _ in 0..entities.slot_count() {
+        if at == Entities::NO_PARENT {
+            break;
+        }
         let slot = entities.slot(at);
         if slot.alive {
-            if seen.table != Some(slot.table) {
-                seen.table = Some(slot.table);
-                seen.values = match by_table.get(slot.table.index()) {
+            if walker.seen != slot.table {
+                walker.seen = slot.table;
+                walker.values = match ups.of(walker.term).get(slot.table.index()) {
                     Some(&Some((segment, level))) => segment.iter_as::<T>(level),
                     _ => None,
                 };
             }
-            if let Some(value) = seen.values.as_ref().and_then(|v| v.get(slot.row.index())) {
-                return (Some(value), seen);
+            let found = walker.values.as_ref().and_then(|v| v.get(slot.row.index()));
+            if found.is_some() {
+                return (found, walker);
             }
         }
         match entities.parent(at) {
@@ -160,7 +183,7 @@ fn walk<'w, T: Component>(
             None => break,
         }
     }
-    (None, seen)
+    (None, walker)
 }
 
 impl<T: Component> Term for Up<&T> {
@@ -176,31 +199,30 @@ impl<T: Component> Term for Up<&T> {
         let SlotKind::Up {
             owners,
             entities,
-            by_table,
+            term,
         } = slot.kind
         else {
             return None;
         };
-        Some((
-            Strided::from_slice(owners),
-            UpState::new(entities, Some(by_table)),
-        ))
+        Some((Strided::from_slice(owners), UpState::new(entities, term)))
     }
 
     #[inline(always)]
     fn fetch<'w>(
         owner: <Self::Lane<'w> as Lanes>::Item,
         state: &mut Self::State<'w>,
+        ups: &UpMaps<'w>,
     ) -> Option<Self::Item<'w>> {
-        Some(state.find(*owner))
+        Some(state.find(*owner, ups))
     }
 
     #[inline(always)]
     fn fetch_fast<'w>(
         owner: <Self::Lane<'w> as Lanes>::Item,
         state: &mut Self::State<'w>,
+        ups: &UpMaps<'w>,
     ) -> Self::Item<'w> {
-        state.find(*owner)
+        state.find(*owner, ups)
     }
 
     fn split<'w>(state: Self::State<'w>, _: usize) -> (Self::State<'w>, Self::State<'w>) {
@@ -208,6 +230,6 @@ impl<T: Component> Term for Up<&T> {
     }
 
     fn idle(ids: Generations<'_>) -> Self::State<'_> {
-        UpState::new(ids.0, None)
+        UpState::new(ids.0, 0)
     }
 }
