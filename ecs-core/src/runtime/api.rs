@@ -104,7 +104,7 @@ impl World {
         event: ComponentEvent,
         observer: impl FnMut(&mut Context<'_>) + Send + 'static,
     ) -> ObserverId {
-        observe::observe(self, TypeId::of::<T>(), event, Box::new(observer))
+        observe::observe(self, TypeId::of::<T>(), event, observer)
     }
 
     /// Removes an observer; `false` when it was removed already.

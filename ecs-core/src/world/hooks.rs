@@ -4,10 +4,7 @@
 //! registers. The runtime layer implements the entry points (it knows
 //! behaviours and their `Context`); this layer decides when they run.
 
-use std::any::TypeId;
-
 use crate::component::require::Requirements;
-use crate::component::ComponentVTable;
 use crate::entity::{CompRef, EntityIndex, TypeIdx};
 use crate::world::World;
 
@@ -73,139 +70,7 @@ impl HookSet {
     }
 }
 
-/// Who hears about lifecycle moments beside a type's own hooks: an upper
-/// layer registers a function and the types it listens for, each with the
-/// hooks it hears (a component is heard when its type is-a one of them);
-/// this layer calls it after the component's own hook, wherever that
-/// fires, for those hooks only.
-#[derive(Default)]
-pub(crate) struct Listeners {
-    call: Option<fn(&mut World, CompRef, Hook)>,
-    keys: Vec<(TypeId, HookSet)>,
-    /// By type index, what `keys` work out to for the types registered when
-    /// they were last worked out (registering a type or restoring a
-    /// snapshot works them out again): an add then asks an index, not the
-    /// type's chain.
-    by_type: Vec<HookSet>,
-    /// Counts the times `by_type` was worked out: what the listening layer
-    /// learnt by type index holds while it stays the same (a restore can
-    /// give an index to another type).
-    epoch: u64,
-    /// The listening layer's own state (its observers), kept here rather
-    /// than as an extension so that a call reaches it without a search.
-    state: Option<Box<dyn std::any::Any + Send + Sync>>,
-}
-
 impl World {
-    /// Registers the function to call after a component's own hooks, and
-    /// the types whose components it hears, each with the hooks it hears
-    /// (replacing any earlier ones). Paths that skip hooks for types
-    /// without any (bundles, batches) take the checked path for these
-    /// types from now on.
-    pub(crate) fn set_listeners(
-        &mut self,
-        call: fn(&mut World, CompRef, Hook),
-        keys: Vec<(TypeId, HookSet)>,
-    ) {
-        self.listeners = Listeners {
-            call: Some(call).filter(|_| !keys.is_empty()),
-            keys,
-            by_type: Vec::new(),
-            epoch: self.listeners.epoch,
-            state: self.listeners.state.take(),
-        };
-        self.refresh_heard();
-        self.forget_bundle_tables();
-    }
-
-    /// The listening layer's state, when it has set one.
-    #[inline]
-    pub(crate) fn listener_state<S: 'static>(&self) -> Option<&S> {
-        self.listeners.state.as_deref()?.downcast_ref()
-    }
-
-    /// The listening layer's state, made on first use.
-    #[inline(always)]
-    pub(crate) fn listener_state_mut<S: Send + Sync + Default + 'static>(&mut self) -> &mut S {
-        if self.listeners.state.is_none() {
-            self.start_listener_state::<S>();
-        }
-        self.listeners
-            .state
-            .as_deref_mut()
-            .and_then(|state| state.downcast_mut())
-            .expect("one layer listens, with one type of state")
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn start_listener_state<S: Send + Sync + Default + 'static>(&mut self) {
-        self.listeners.state = Some(Box::new(S::default()));
-    }
-
-    /// Works out again which hooks listeners hear on each registered type:
-    /// after the registered types or the listeners change.
-    pub(crate) fn refresh_heard(&mut self) {
-        let by_type = match self.listeners.keys.is_empty() {
-            true => Vec::new(),
-            false => (0..self.storage.types().len())
-                .map(|i| self.heard_by_chain(TypeIdx::from_index(i)))
-                .collect(),
-        };
-        self.listeners.by_type = by_type;
-        self.listeners.epoch += 1;
-    }
-
-    /// Changes whenever what is known by type index may have changed
-    /// (types registered, a snapshot restored, listeners replaced).
-    #[inline]
-    pub(crate) fn heard_epoch(&self) -> u64 {
-        self.listeners.epoch
-    }
-
-    /// The hooks a listener hears on components of `ty`.
-    #[inline]
-    pub(crate) fn hooks_heard(&self, ty: TypeIdx) -> HookSet {
-        if self.listeners.keys.is_empty() {
-            return HookSet::default();
-        }
-        match self.listeners.by_type.get(ty.index()) {
-            Some(&heard) => heard,
-            None => self.heard_by_chain(ty),
-        }
-    }
-
-    /// [`World::hooks_heard`] worked out from `ty`'s chain.
-    fn heard_by_chain(&self, ty: TypeIdx) -> HookSet {
-        self.storage
-            .info(ty)
-            .vtable()
-            .map_or(HookSet::default(), |vtable| self.hooks_heard_vtable(vtable))
-    }
-
-    /// The hooks a listener hears on components of the type `vtable`
-    /// describes.
-    fn hooks_heard_vtable(&self, vtable: &ComponentVTable) -> HookSet {
-        let chain = vtable.chain.keys();
-        self.listeners
-            .keys
-            .iter()
-            .filter(|(key, _)| chain.iter().any(|k| k.type_id() == *key))
-            .fold(HookSet::default(), |heard, &(_, hooks)| heard.union(hooks))
-    }
-
-    /// Whether a listener hears components of `ty`.
-    #[inline]
-    pub(crate) fn heard(&self, ty: TypeIdx) -> bool {
-        !self.hooks_heard(ty).is_empty()
-    }
-
-    /// Whether a listener hears components of the type `vtable` describes.
-    #[inline]
-    pub(crate) fn heard_vtable(&self, vtable: &ComponentVTable) -> bool {
-        !self.listeners.keys.is_empty() && !self.hooks_heard_vtable(vtable).is_empty()
-    }
-
     /// The hooks that do something on components of `ty`: every one for a
     /// behaviour type, else those a listener hears.
     #[inline]
@@ -256,10 +121,8 @@ impl World {
             }
             (fns.hook)(self, comp, level, hook);
         }
-        if let Some(call) = self.listeners.call
-            && self.hooks_heard(comp.ty).has(hook)
-        {
-            call(self, comp, hook);
+        if self.hooks_heard(comp.ty).has(hook) {
+            self.hear(comp, hook);
         }
     }
 
@@ -317,6 +180,13 @@ impl World {
     /// `on_attach`, then `on_enable` when it is enabled, on `c`, each when
     /// someone hears it.
     pub(crate) fn fire_attached_comp(&mut self, c: CompRef) {
+        let table = self.storage().segment(c.seg).table();
+        let owner = self.storage().table(table).owners()[c.row.index()];
+        self.fire_attached_on(owner, c);
+    }
+
+    /// [`World::fire_attached_comp`] for a component of entity `owner`.
+    pub(crate) fn fire_attached_on(&mut self, owner: EntityIndex, c: CompRef) {
         if self.storage().info(c.ty).has_hooks() {
             self.fire(c, Hook::Attach);
             if self.comp_enabled(c) {
@@ -324,17 +194,14 @@ impl World {
             }
             return;
         }
-        // No hooks of its own: straight to the listener, for what it hears
-        // (what `fire` would come to, without looking for hooks).
+        // No hooks of its own: straight to the listeners, for what they
+        // hear (what `fire` would come to, without looking for hooks).
         let hooks = self.hooks_heard(c.ty);
-        let Some(call) = self.listeners.call else {
-            return;
-        };
         if hooks.has(Hook::Attach) {
-            call(self, c, Hook::Attach);
+            self.hear_on(owner, c.ty, Hook::Attach);
         }
         if hooks.has(Hook::Enable) && self.comp_enabled(c) && !self.owner_disabled(c) {
-            call(self, c, Hook::Enable);
+            self.hear_on(owner, c.ty, Hook::Enable);
         }
     }
 

@@ -76,7 +76,7 @@ impl World {
                 seg: place.seg,
                 row,
             };
-            self.fire_attached_comp(comp);
+            self.fire_attached_on(index, comp);
             let now = self.storage.write_tick();
             return Ok(self.storage.segment_mut(place.seg).get_mut(row, now));
         }

@@ -5,6 +5,7 @@ pub(crate) mod entity_ref;
 pub(crate) mod extension;
 pub(crate) mod hooks;
 pub(crate) mod instance;
+pub(crate) mod listen;
 pub(crate) mod lookup;
 pub(crate) mod prepared;
 pub(crate) mod query;
@@ -83,7 +84,7 @@ pub struct World {
     extensions: extension::Extensions,
     /// Who hears about lifecycle moments beside a type's own hooks (the
     /// runtime's observers), and which types they watch.
-    listeners: hooks::Listeners,
+    listeners: listen::Listeners,
 }
 
 impl World {
