@@ -200,8 +200,8 @@ impl World {
     #[inline(always)]
     pub(crate) fn hear_on(&mut self, owner: EntityIndex, ty: TypeIdx, hook: Hook) {
         let entity = self.id_at(owner);
-        // By position, no list of calls built: a listener cannot add or
-        // remove listeners while it runs (that takes the world), and its
+        // By position, no list of calls built. Should a listener's work
+        // change the list, the index is worked out again with it, and a
         // closure goes back to the listener of its id.
         let mut nth = 0;
         while let Some(&at) = self
@@ -212,7 +212,9 @@ impl World {
         {
             nth += 1;
             let at = at as usize;
-            let id = self.listeners.list[at].id;
+            let Some(id) = self.listeners.list.get(at).map(|l| l.id) else {
+                return;
+            };
             self.call_listener((at, id), entity, ty);
         }
     }
