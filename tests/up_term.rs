@@ -3,12 +3,12 @@
 
 use ecs_core::prelude::*;
 
-#[derive(Component, Debug, PartialEq)]
+#[derive(Component, Debug, PartialEq, Clone)]
 struct Tower {
     range: f32,
 }
 
-#[derive(Component, Debug)]
+#[derive(Component, Debug, Clone)]
 struct Turret {
     reach: f32,
 }
@@ -198,4 +198,81 @@ fn a_walk_across_tables_runs_and_threads_reads_each_ancestor() {
     let now = read(&world);
     assert!(now.contains(&(orphan, 2.0)));
     assert!(now.contains(&(expected[1].0, -1.0)));
+}
+
+/// A reference for `Up<&Tower>`: the nearest strict ancestor's tower, as
+/// the scene graph's own search finds it.
+fn tower_above(world: &World, id: EntityId) -> Option<f32> {
+    world
+        .find_all_in_parents::<Tower>(id, TreeFilter::ALL)
+        .unwrap()
+        .find(|&(holder, _)| holder != id)
+        .map(|(_, t)| t.range)
+}
+
+/// Links set, moved and cleared while entities move between tables
+/// (components added and removed), are despawned (a table's last row takes
+/// the freed one) and respawned, and the world is restored to a snapshot:
+/// after each step every entity's `Up` answer is what the scene graph's
+/// search finds.
+#[test]
+fn up_answers_follow_links_through_moves_despawns_and_restores() {
+    #[derive(Component, Debug, Clone)]
+    struct Mark;
+    let mut world = World::new();
+    let mut ids: Vec<EntityId> = (0..30)
+        .map(|i| match i % 3 {
+            0 => world.spawn_with((Tower { range: i as f32 },)).unwrap(),
+            1 => world.spawn_with((Turret { reach: 0.0 },)).unwrap(),
+            _ => world.spawn(),
+        })
+        .collect();
+    let check = |world: &World, step: usize| {
+        let got: Vec<(EntityId, Option<f32>)> = world
+            .query::<(EntityId, Up<&Tower>)>()
+            .into_iter()
+            .map(|(id, t)| (id, t.map(|t| t.range)))
+            .collect();
+        assert_eq!(got.len(), world.len(), "step {step}: every entity once");
+        for (id, up) in got {
+            assert_eq!(up, tower_above(world, id), "step {step}, entity {id:?}");
+        }
+    };
+    let mut seed = 7u64;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let mut saved = None;
+    for step in 0..600 {
+        let (a, b) = (ids[next(ids.len())], ids[next(ids.len())]);
+        match next(8) {
+            // A cycle or a self link is refused, and leaves the world as it was.
+            0..=2 => drop(world.set_parent(a, b)),
+            3 => world.clear_parent(a).unwrap(),
+            4 => match world.entity(a).unwrap().get::<Mark>() {
+                Some(_) => drop(world.entity_mut(a).unwrap().remove::<Mark>().unwrap()),
+                None => drop(world.entity_mut(a).unwrap().add(Mark).unwrap()),
+            },
+            5 => {
+                world.despawn(a).unwrap();
+                let fresh = match next(2) {
+                    0 => world.spawn_with((Tower { range: step as f32 },)).unwrap(),
+                    _ => world.spawn_with((Turret { reach: 0.0 }, Mark)).unwrap(),
+                };
+                ids.retain(|&id| world.contains(id));
+                ids.push(fresh);
+            }
+            6 => saved = Some((world.snapshot().unwrap(), ids.clone())),
+            _ => {
+                if let Some((snapshot, at)) = &saved {
+                    world.restore(snapshot).unwrap();
+                    ids = at.clone();
+                }
+            }
+        }
+        check(&world, step);
+    }
 }

@@ -184,16 +184,18 @@ impl Entities {
             .filter(|slot| slot.alive && slot.generation == id.generation)
     }
 
-    /// Every entity's parent by index, [`Entities::NO_PARENT`] for none;
-    /// indices past the end have none. For readers that look many up.
-    #[inline]
-    pub fn parent_links(&self) -> &[EntityIndex] {
-        &self.parents
-    }
-
-    /// The link of an entity without a parent in
-    /// [`Entities::parent_links`].
+    /// The parent link of an entity without a parent
+    /// ([`Entities::parent_link`]).
     pub const NO_PARENT: EntityIndex = EntityIndex(u32::MAX);
+
+    /// The parent link of entity `index`: [`Entities::NO_PARENT`] for none.
+    #[inline]
+    pub fn parent_link(&self, index: EntityIndex) -> EntityIndex {
+        self.parents
+            .get(index.index())
+            .copied()
+            .unwrap_or(Entities::NO_PARENT)
+    }
 
     /// The parent of entity `index` in the scene graph.
     #[inline]

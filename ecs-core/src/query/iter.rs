@@ -411,7 +411,7 @@ impl<'w> Source<'w> {
                     self.map_up(i, ups.get(i).map_or(&[][..], Vec::as_slice));
                     Slot {
                         kind: SlotKind::Up {
-                            owners: rows.owners(),
+                            links: rows.parent_links(),
                             entities,
                             term: i,
                         },

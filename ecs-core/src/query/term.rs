@@ -65,10 +65,9 @@ pub(crate) enum SlotKind<'w> {
         owners: &'w [EntityIndex],
         entities: &'w Entities,
     },
-    /// The table's owners and, by table, where components of the term's
-    /// type sit, for [`Up`](crate::Up) terms.
+    /// The table's rows' parent links, for [`Up`](crate::Up) terms.
     Up {
-        owners: &'w [EntityIndex],
+        links: &'w [EntityIndex],
         entities: &'w Entities,
         /// The term's index in its query, where it finds its map in
         /// [`UpMaps`].

@@ -43,13 +43,13 @@ pub struct Up<T>(PhantomData<T>);
 /// No table: a world has fewer than 2^32 (one a walk up has not read).
 const NO_TABLE: TableId = TableId(u32::MAX);
 
-/// The walk up of one [`Up`] term: the parent links and the last answer,
-/// read on every row (siblings stored side by side share it, so a row that
-/// has the last row's parent costs a load and a compare), and the walker,
-/// called for a new parent.
+/// The walk up of one [`Up`] term: the last answer, read on every row
+/// (the term's lane is the rows' parent links, which each table keeps
+/// beside its owners; siblings stored side by side share an answer, so a
+/// row that has the last row's parent costs a load and a compare), and the
+/// walker, called for a new parent.
 #[doc(hidden)]
 pub struct UpState<'w, T> {
-    parents: &'w [EntityIndex],
     last_parent: EntityIndex,
     last_found: Option<&'w T>,
     walker: Walker<'w, T>,
@@ -89,7 +89,6 @@ impl<T> Clone for UpState<'_, T> {
 impl<'w, T: Component> UpState<'w, T> {
     fn new(entities: &'w Entities, term: usize) -> Self {
         UpState {
-            parents: entities.parent_links(),
             // No parent: no answer, which is what the last answer says.
             last_parent: Entities::NO_PARENT,
             last_found: None,
@@ -102,14 +101,10 @@ impl<'w, T: Component> UpState<'w, T> {
         }
     }
 
-    /// The nearest ancestor's component of entity `owner`.
+    /// The nearest ancestor's component of an entity whose parent link is
+    /// `parent`: the parent's, or its nearest ancestor's holding one.
     #[inline(always)]
-    fn find(&mut self, owner: EntityIndex, ups: &UpMaps<'w>) -> Option<&'w T> {
-        let parent = self
-            .parents
-            .get(owner.index())
-            .copied()
-            .unwrap_or(Entities::NO_PARENT);
+    fn find(&mut self, parent: EntityIndex, ups: &UpMaps<'w>) -> Option<&'w T> {
         if parent != self.last_parent {
             // Siblings side by side are the case this term is built for:
             // told so, the compiler keeps the row's own values (not the
@@ -197,32 +192,32 @@ impl<T: Component> Term for Up<&T> {
 
     fn open(slot: Slot<'_>) -> Option<(Self::Lane<'_>, Self::State<'_>)> {
         let SlotKind::Up {
-            owners,
+            links,
             entities,
             term,
         } = slot.kind
         else {
             return None;
         };
-        Some((Strided::from_slice(owners), UpState::new(entities, term)))
+        Some((Strided::from_slice(links), UpState::new(entities, term)))
     }
 
     #[inline(always)]
     fn fetch<'w>(
-        owner: <Self::Lane<'w> as Lanes>::Item,
+        link: <Self::Lane<'w> as Lanes>::Item,
         state: &mut Self::State<'w>,
         ups: &UpMaps<'w>,
     ) -> Option<Self::Item<'w>> {
-        Some(state.find(*owner, ups))
+        Some(state.find(*link, ups))
     }
 
     #[inline(always)]
     fn fetch_fast<'w>(
-        owner: <Self::Lane<'w> as Lanes>::Item,
+        link: <Self::Lane<'w> as Lanes>::Item,
         state: &mut Self::State<'w>,
         ups: &UpMaps<'w>,
     ) -> Self::Item<'w> {
-        state.find(*owner, ups)
+        state.find(*link, ups)
     }
 
     fn split<'w>(state: Self::State<'w>, _: usize) -> (Self::State<'w>, Self::State<'w>) {

@@ -11,7 +11,7 @@ use crate::table::Storage;
 impl Storage {
     /// Appends entity `index` to `table`'s owners and points its slot there;
     /// the caller pushes one value onto each of the table's segments.
-    #[inline]
+    #[inline(always)]
     pub fn enter_table(
         &mut self,
         entities: &mut Entities,
@@ -24,6 +24,7 @@ impl Storage {
             self.tables.empty_weight -= target.weight();
         }
         target.owners.push(index);
+        target.links.push(entities.parent_link(index));
         let slot = entities.slot_mut(index);
         target.inactive += u32::from(!slot.is_active());
         slot.table = table;
@@ -41,7 +42,7 @@ impl Storage {
         count: usize,
         out: &mut Vec<crate::EntityId>,
     ) {
-        self.tables.list[table.index()].owners.reserve(count);
+        self.tables.reserve_owners(table, count);
         out.reserve(count);
         for _ in 0..count {
             let index = entities.alloc();
@@ -83,11 +84,32 @@ impl Storage {
         let source = &mut self.tables.list[table.index()];
         source.inactive -= u32::from(!slot.is_active());
         source.owners.swap_remove(row.index());
+        source.links.swap_remove(row.index());
         if let Some(&moved) = source.owners.get(row.index()) {
             entities.slot_mut(moved).row = row;
         }
         if source.owners.is_empty() && table != EMPTY_TABLE {
             self.tables.empty_weight += source.weight();
+        }
+    }
+
+    /// Records `parent` as entity `index`'s parent link, in the entity table
+    /// and beside its row: the one place links change for an entity in a
+    /// table.
+    pub fn set_parent_link(
+        &mut self,
+        entities: &mut Entities,
+        index: EntityIndex,
+        parent: Option<EntityIndex>,
+    ) {
+        entities.set_parent(index, parent);
+        let slot = entities.slot(index);
+        if !slot.alive {
+            return;
+        }
+        let table = &mut self.tables.list[slot.table.index()];
+        if table.owners.get(slot.row.index()) == Some(&index) {
+            table.links[slot.row.index()] = entities.parent_link(index);
         }
     }
 
@@ -137,6 +159,7 @@ impl Storage {
         let source = &mut self.tables.list[table.index()];
         debug_assert_eq!(source.owners.last(), Some(&index));
         source.owners.pop();
+        source.links.pop();
         source.inactive -= u32::from(!entities.slot(index).is_active());
         if source.owners.is_empty() && table != EMPTY_TABLE {
             self.tables.empty_weight += source.weight();

@@ -35,6 +35,7 @@ impl Tables {
     fn take_rows(&mut self, other: &Tables) {
         for (to, from) in self.list.iter_mut().zip(&other.list) {
             to.owners.clone_from(&from.owners);
+            to.links.clone_from(&from.links);
             to.inactive = from.inactive;
         }
         self.weight = other.weight;

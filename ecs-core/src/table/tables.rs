@@ -33,6 +33,11 @@ pub(crate) struct Table {
     pub(super) isa: Box<[u64]>,
     /// The entity at each row.
     pub(super) owners: Vec<EntityIndex>,
+    /// Each row's entity's parent link (as
+    /// [`Entities::parent_link`](crate::entity::Entities::parent_link)
+    /// gives it), kept beside the owners so that a query term reading up
+    /// the tree walks it as one more array, with no lookup per row.
+    pub(super) links: Vec<EntityIndex>,
     /// How many of those entities are disabled or killed: while none is,
     /// a query skips the per-row check.
     pub(super) inactive: u32,
@@ -108,6 +113,7 @@ impl Table {
             layout: Box::default(),
             isa: Box::default(),
             owners: Vec::new(),
+            links: Vec::new(),
             inactive: 0,
             matches: Box::default(),
             adding: Vec::new(),
@@ -132,6 +138,14 @@ impl Table {
     #[inline]
     pub fn owners(&self) -> &[EntityIndex] {
         &self.owners
+    }
+
+    /// Each row's entity's parent link
+    /// ([`Entities::NO_PARENT`](crate::entity::Entities::NO_PARENT) for
+    /// none).
+    #[inline]
+    pub fn parent_links(&self) -> &[EntityIndex] {
+        &self.links
     }
 
     /// Whether some entity of the table is disabled or killed.
@@ -163,7 +177,9 @@ impl Table {
 impl Tables {
     /// Makes room for `additional` more owners in `table`.
     pub fn reserve_owners(&mut self, table: TableId, additional: usize) {
-        self.list[table.index()].owners.reserve(additional);
+        let table = &mut self.list[table.index()];
+        table.owners.reserve(additional);
+        table.links.reserve(additional);
     }
 }
 
@@ -337,6 +353,7 @@ impl Storage {
             layout,
             isa: isa.into_boxed_slice(),
             owners: Vec::new(),
+            links: Vec::new(),
             inactive: 0,
             matches: matches.into_boxed_slice(),
             adding: Vec::new(),

@@ -143,7 +143,8 @@ impl World {
     /// Records the parent of entity `child` for queries that read up the
     /// tree: the scene graph calls it whenever it links or unlinks one.
     pub(crate) fn set_parent_link(&mut self, child: EntityIndex, parent: Option<EntityIndex>) {
-        self.entities.set_parent(child, parent);
+        self.storage
+            .set_parent_link(&mut self.entities, child, parent);
     }
 
     /// Forgets which table each bundle type goes to (they are worked out
