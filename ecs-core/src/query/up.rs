@@ -225,6 +225,7 @@ impl<T: Component> Term for Up<&T> {
     }
 
     fn idle(ids: Generations<'_>) -> Self::State<'_> {
+        // An idle walk has no rows, so it never asks for its map.
         UpState::new(ids.0, 0)
     }
 }

@@ -109,7 +109,7 @@ impl Storage {
         }
         let table = &mut self.tables.list[slot.table.index()];
         if table.owners.get(slot.row.index()) == Some(&index) {
-            table.links[slot.row.index()] = entities.parent_link(index);
+            table.links[slot.row.index()] = parent.unwrap_or(Entities::NO_PARENT);
         }
     }
 

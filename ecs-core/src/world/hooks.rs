@@ -133,9 +133,13 @@ impl World {
         if self.storage().try_column(comp.ty).is_none() {
             return false;
         }
+        self.slot(self.owner_of(comp)).disabled
+    }
+
+    /// The entity holding `comp` (whose segment is in storage).
+    pub(crate) fn owner_of(&self, comp: CompRef) -> EntityIndex {
         let table = self.storage().segment(comp.seg).table();
-        let owner = self.storage().table(table).owners()[comp.row.index()];
-        self.slot(owner).disabled
+        self.storage().table(table).owners()[comp.row.index()]
     }
 
     /// The one rule for what fires after components are added, used by every
@@ -180,9 +184,7 @@ impl World {
     /// `on_attach`, then `on_enable` when it is enabled, on `c`, each when
     /// someone hears it.
     pub(crate) fn fire_attached_comp(&mut self, c: CompRef) {
-        let table = self.storage().segment(c.seg).table();
-        let owner = self.storage().table(table).owners()[c.row.index()];
-        self.fire_attached_on(owner, c);
+        self.fire_attached_on(self.owner_of(c), c);
     }
 
     /// [`World::fire_attached_comp`] for a component of entity `owner`.

@@ -191,9 +191,7 @@ impl World {
     /// Calls the listeners of `hook` on `comp`'s type, in registration
     /// order, each with the component's entity.
     pub(crate) fn hear(&mut self, comp: CompRef, hook: Hook) {
-        let table = self.storage().segment(comp.seg).table();
-        let owner = self.storage().table(table).owners()[comp.row.index()];
-        self.hear_on(owner, comp.ty, hook);
+        self.hear_on(self.owner_of(comp), comp.ty, hook);
     }
 
     /// [`World::hear`] for a component of type `ty` on entity `owner`.
