@@ -382,6 +382,64 @@ impl<'w> Source<'w> {
         Slot { kind }
     }
 
+    /// [`Source::open`] for a walk with no per-row filters and no terms
+    /// that read beyond their row ([`Walk::is_plain`]): only what such a
+    /// table can need is decided, in line.
+    #[inline(always)]
+    fn open_plain<Q: QueryData>(
+        &mut self,
+        table: TableId,
+        places: &[Place],
+        entities: &'w Entities,
+        inactive: bool,
+    ) -> Option<TableRows<'w, Q>> {
+        let rows = self.table(table);
+        let len = rows.owners().len();
+        if len == 0 {
+            return None;
+        }
+        let terms: &[TermInfo] = Q::TERMS;
+        let any_inactive = !inactive && rows.any_inactive();
+        if terms.iter().any(|t| t.mutable) && !inactive && (any_inactive || self.disabled_rows) {
+            // Some rows may be passed over, and only those handed out are
+            // marked changed.
+            let reads = Reads {
+                places,
+                many: &[],
+                ups: &[],
+            };
+            return self.open(table, reads, entities, inactive, None);
+        }
+        let mut checked = any_inactive;
+        let (lanes, states) = Q::open(|i| {
+            let slot = match (terms[i].key, places[i]) {
+                (None, _) => Slot {
+                    kind: SlotKind::Owners {
+                        owners: rows.owners(),
+                        entities,
+                    },
+                },
+                (Some(_), None) => Slot {
+                    kind: SlotKind::Missing,
+                },
+                (Some(_), Some((seg, level))) => {
+                    self.slot(terms[i].mutable, seg, level, inactive, None)
+                }
+            };
+            checked |= slot.kind.checks();
+            slot
+        })?;
+        Some(TableRows {
+            cursor: Cursor {
+                lanes: Lockstep::new(lanes, len, checked),
+                states,
+            },
+            owners: any_inactive.then(|| rows.owners()),
+            entities,
+            runs: None,
+        })
+    }
+
     /// The rows of `table`, each term reading at its place; `None` when it
     /// has none (plans keep empty tables, which may fill up before a later
     /// call) or lacks a required term.
@@ -705,6 +763,13 @@ pub(crate) struct Walk {
 }
 
 impl Walk {
+    /// Whether the walk hands out whole tables: no per-row filters, and
+    /// no term that reads beyond its own row's segment.
+    #[inline(always)]
+    fn is_plain<Q: QueryData>(&self) -> bool {
+        self.since.is_empty() && self.child_of.is_none() && !Q::TERMS.iter().any(|t| t.up || t.all)
+    }
+
     /// The filters of a walk over `entities`.
     pub fn new(since: Vec<Watch>, child_of: Option<crate::EntityId>, entities: &Entities) -> Self {
         let child_of = child_of.map(|id| entities.get_live(id).map(|_| id.index));
@@ -804,6 +869,17 @@ impl<'w> Tables<'w> {
             ..
         } = self;
         let plan: &Plan = plan;
+        if walk.is_plain::<Q>() {
+            while let Some(&table) = plan.tables.get(*next_table) {
+                let places = plan.places_of(*next_table);
+                *next_table += 1;
+                let rows = source.open_plain(table, places, entities, *inactive);
+                if rows.is_some() {
+                    return rows;
+                }
+            }
+            return None;
+        }
         if walk.child_of == Some(None) {
             // The parent is gone: no entity is its child.
             return None;

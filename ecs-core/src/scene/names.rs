@@ -3,6 +3,7 @@
 //! `World::find_all_by_name`, in scene/api.rs).
 
 use crate::entity::EntityIndex;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -35,7 +36,7 @@ pub(crate) struct Names {
 struct NameSlots {
     text: Arc<str>,
     /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.
-    entries: Vec<(u64, EntityIndex)>,
+    entries: Carriers,
     /// Every entry before this one is a removal: where a walk starts, so
     /// finding the first carrier after many removals from the front stays
     /// constant time.
@@ -97,27 +98,116 @@ impl Clone for NameSlots {
 
 const GONE: EntityIndex = EntityIndex(u32::MAX);
 
+/// A name's `(order, slot)` entries. Most names in a world of distinct
+/// names have one carrier, kept in line: a load of 10k distinct names
+/// would otherwise make 10k lists of one.
+#[derive(Debug)]
+enum Carriers {
+    One((u64, EntityIndex)),
+    Many(Vec<(u64, EntityIndex)>),
+}
+
+impl Clone for Carriers {
+    fn clone(&self) -> Self {
+        match self {
+            Carriers::One(entry) => Carriers::One(*entry),
+            Carriers::Many(entries) => Carriers::Many(entries.clone()),
+        }
+    }
+
+    /// Keeps this one's list, so restoring a snapshot allocates nothing
+    /// (a list of one is still a list).
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Carriers::Many(mine), Carriers::Many(theirs)) => mine.clone_from(theirs),
+            (Carriers::Many(mine), Carriers::One(entry)) if mine.capacity() > 0 => {
+                mine.clear();
+                mine.push(*entry);
+            }
+            (me, source) => *me = source.clone(),
+        }
+    }
+}
+
+impl Default for Carriers {
+    fn default() -> Self {
+        Carriers::Many(Vec::new())
+    }
+}
+
+impl Carriers {
+    fn as_slice(&self) -> &[(u64, EntityIndex)] {
+        match self {
+            Carriers::One(entry) => std::slice::from_ref(entry),
+            Carriers::Many(entries) => entries,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [(u64, EntityIndex)] {
+        match self {
+            Carriers::One(entry) => std::slice::from_mut(entry),
+            Carriers::Many(entries) => entries,
+        }
+    }
+
+    /// The entries as a list that can grow (one in line becomes a list).
+    fn as_vec(&mut self) -> &mut Vec<(u64, EntityIndex)> {
+        if let Carriers::One(entry) = *self {
+            *self = Carriers::Many(vec![entry]);
+        }
+        match self {
+            Carriers::Many(entries) => entries,
+            Carriers::One(_) => unreachable!("made a list above"),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn push(&mut self, entry: (u64, EntityIndex)) {
+        match self {
+            Carriers::Many(entries) if entries.capacity() == 0 => *self = Carriers::One(entry),
+            _ => self.as_vec().push(entry),
+        }
+    }
+
+    /// Room for `additional` more entries; none is made for one more
+    /// while there is none (it goes in line).
+    fn reserve(&mut self, additional: usize) {
+        match self {
+            Carriers::Many(entries) if entries.capacity() == 0 && additional <= 1 => {}
+            Carriers::Many(entries) if entries.capacity() == 0 => {
+                // A list's first room, made at its size without the growth
+                // bookkeeping of `reserve` (a load makes thousands).
+                *entries = Vec::with_capacity(additional);
+            }
+            _ => self.as_vec().reserve(additional),
+        }
+    }
+}
+
 impl NameSlots {
     fn remove(&mut self, order: u64) {
-        if let Ok(at) = self.entries.binary_search_by_key(&order, |&(o, _)| o) {
-            self.entries[at].1 = GONE;
+        let entries = self.entries.as_mut_slice();
+        if let Ok(at) = entries.binary_search_by_key(&order, |&(o, _)| o) {
+            entries[at].1 = GONE;
             self.live -= 1;
-            while self
-                .entries
+            while entries
                 .get(self.head)
                 .is_some_and(|&(_, slot)| slot == GONE)
             {
                 self.head += 1;
             }
-            if self.entries.len() > 16 && self.live * 2 < self.entries.len() {
-                self.entries.retain(|&(_, slot)| slot != GONE);
+            if entries.len() > 16 && self.live * 2 < entries.len() {
+                self.entries.as_vec().retain(|&(_, slot)| slot != GONE);
                 self.head = 0;
             }
         }
     }
 
     fn slots(&self) -> impl Iterator<Item = EntityIndex> + '_ {
-        self.entries[self.head..]
+        self.entries.as_slice()[self.head..]
             .iter()
             .map(|&(_, slot)| slot)
             .filter(|&slot| slot != GONE)
@@ -198,7 +288,7 @@ impl Names {
                 // Only ids of names some slot carries are held anywhere, so
                 // the last carrier gone, the id is free.
                 self.index.remove(&slots.text);
-                slots.entries = Vec::new();
+                slots.entries = Carriers::default();
                 slots.head = 0;
                 self.free.push(old);
             }
@@ -215,24 +305,30 @@ impl Names {
             return id;
         }
         let text: Arc<str> = Arc::from(name);
-        let slots = NameSlots {
-            text: Arc::clone(&text),
-            entries: Vec::new(),
-            head: 0,
-            live: 0,
-        };
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.names[id as usize] = slots;
-                id
-            }
-            None => {
-                self.names.push(slots);
-                u32::try_from(self.names.len() - 1).expect("fewer than 2^32 distinct names")
-            }
-        };
+        let id = self.add(Arc::clone(&text));
         self.index.insert(text, id);
         id
+    }
+
+    /// [`Names::intern`] for a name that is most likely new, as each of a
+    /// file's listed names is: looked up once, not twice.
+    pub fn intern_listed(&mut self, name: &str) -> u32 {
+        let text: Arc<str> = Arc::from(name);
+        let Names {
+            index, names, free, ..
+        } = self;
+        match index.entry(text) {
+            Entry::Occupied(known) => *known.get(),
+            Entry::Vacant(new) => {
+                let id = add_to(names, free, Arc::clone(new.key()));
+                *new.insert(id)
+            }
+        }
+    }
+
+    /// A new id for the name `text`, no slot carrying it yet.
+    fn add(&mut self, text: Arc<str>) -> u32 {
+        add_to(&mut self.names, &mut self.free, text)
     }
 
     /// Makes room for `additional` more distinct names (a load that lists
@@ -254,14 +350,7 @@ impl Names {
     /// them with name `id`, so that naming a loaded world grows nothing.
     pub fn reserve_all(&mut self, counts: &[usize], top_slot: usize) {
         for (slots, &count) in self.names.iter_mut().zip(counts) {
-            if slots.entries.capacity() == 0 {
-                // A name's first list: allocated at its size, without the
-                // growth bookkeeping of `reserve` (a load of distinct
-                // names makes thousands).
-                slots.entries = Vec::with_capacity(count);
-            } else {
-                slots.entries.reserve(count);
-            }
+            slots.entries.reserve(count);
         }
         if self.by_slot.len() < top_slot {
             self.by_slot.resize(top_slot, None);
@@ -309,6 +398,26 @@ impl Names {
     }
 }
 
+/// [`Names::add`] on the store's parts, for a caller holding its index.
+fn add_to(names: &mut Vec<NameSlots>, free: &mut Vec<u32>, text: Arc<str>) -> u32 {
+    let slots = NameSlots {
+        text,
+        entries: Carriers::default(),
+        head: 0,
+        live: 0,
+    };
+    match free.pop() {
+        Some(id) => {
+            names[id as usize] = slots;
+            id
+        }
+        None => {
+            names.push(slots);
+            u32::try_from(names.len() - 1).expect("fewer than 2^32 distinct names")
+        }
+    }
+}
+
 impl EntityMut<'_> {
     /// Renames the entity (`None` removes its name).
     ///
@@ -351,5 +460,39 @@ mod tests {
         names.set(EntityIndex(8), Some("crate"));
         names.set(EntityIndex(7), None);
         assert_eq!(names.slots("crate").collect::<Vec<_>>(), [EntityIndex(8)]);
+    }
+
+    #[test]
+    fn names_keep_their_carriers_in_order_from_one_to_many_and_back() {
+        let mut names = Names::default();
+        let id = names.intern_listed("crate");
+        // A file listing a name twice gets one id for it.
+        assert_eq!(names.intern_listed("crate"), id);
+        assert_eq!(names.intern("crate"), id);
+        names.reserve_all(&[1], 40);
+        names.give(EntityIndex(5), id);
+        assert!(matches!(names.names[id as usize].entries, Carriers::One(_)));
+        for slot in 10..40 {
+            names.give(EntityIndex(slot), id);
+        }
+        let all = |names: &Names| names.slots("crate").map(|s| s.0).collect::<Vec<_>>();
+        let mut expected: Vec<u32> = std::iter::once(5).chain(10..40).collect();
+        assert_eq!(all(&names), expected);
+        // Removals from the front and the middle, enough to compact.
+        for slot in [
+            5, 10, 11, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+        ] {
+            names.set(EntityIndex(slot), None);
+            expected.retain(|&s| s != slot);
+            assert_eq!(all(&names), expected);
+        }
+        names.set(EntityIndex(5), Some("crate"));
+        expected.push(5);
+        assert_eq!(all(&names), expected);
+        for slot in expected.clone() {
+            names.set(EntityIndex(slot), None);
+        }
+        assert!(names.slots("crate").next().is_none());
+        assert!(names.index.is_empty());
     }
 }

@@ -139,11 +139,13 @@ fn read_names<'a, D: Decode<'a>>(
     let mut seq = dec.begin_list(List::Names).map_err(|m| bad("names", m))?;
     let room = dec.room(&seq);
     reader.names.reserve(room);
-    world.names_mut().reserve_names(room);
+    // Looked up once: the store is one of the world's extensions.
+    let names = world.names_mut();
+    names.reserve_names(room);
     while dec.next_item(&mut seq).map_err(|m| bad("names", m))? {
         let path = || format!("names[{}]", reader.names.len());
         let name = dec.string("a name").map_err(|m| bad(path(), m))?;
-        reader.names.push(world.names_mut().intern(&name));
+        reader.names.push(names.intern_listed(&name));
     }
     Ok(())
 }
