@@ -233,6 +233,29 @@ impl World {
         self.listeners.by_type = by_type;
     }
 
+    /// Works out who hears `ty`, just registered, and the types registered
+    /// with it (its ancestors), the others unchanged: a registration costs
+    /// its own types', not every type's. `ty` may be an ancestor known
+    /// before, which only now has its description.
+    pub(crate) fn hear_registered(&mut self, ty: TypeIdx) {
+        if !self.listeners.any_hook {
+            return;
+        }
+        let heard =
+            |world: &World, i: usize| match world.storage.info(TypeIdx::from_index(i)).vtable() {
+                Some(vtable) => world.listeners.heard_by(vtable),
+                None => Heard::default(),
+            };
+        for i in self.listeners.by_type.len()..self.storage.types().len() {
+            let h = heard(self, i);
+            self.listeners.by_type.push(h);
+        }
+        let h = heard(self, ty.index());
+        if let Some(slot) = self.listeners.by_type.get_mut(ty.index()) {
+            *slot = h;
+        }
+    }
+
     /// The hooks a listener hears on components of `ty`.
     #[inline]
     pub(crate) fn hooks_heard(&self, ty: TypeIdx) -> HookSet {

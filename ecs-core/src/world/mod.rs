@@ -326,7 +326,7 @@ impl World {
         (vtable.requirements)(&mut requirements);
         crate::component::catalog::note_stored(vtable);
         let ty = self.storage.register(vtable, !requirements.is_empty());
-        self.refresh_heard();
+        self.hear_registered(ty);
         ty
     }
 
