@@ -206,6 +206,15 @@ impl Entities {
             .filter(|p| p.0 != u32::MAX)
     }
 
+    /// Makes room for the parent links of the first `slots` slots at once:
+    /// a load links thousands of children, which would otherwise grow the
+    /// links a slot at a time.
+    pub fn reserve_parents(&mut self, slots: usize) {
+        if self.parents.len() < slots {
+            self.parents.resize(slots, Entities::NO_PARENT);
+        }
+    }
+
     /// Records the parent of entity `index` (the scene layer's link).
     pub fn set_parent(&mut self, index: EntityIndex, parent: Option<EntityIndex>) {
         let i = index.index();

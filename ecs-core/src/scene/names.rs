@@ -161,12 +161,10 @@ impl Carriers {
         }
     }
 
-    fn len(&self) -> usize {
-        self.as_slice().len()
-    }
-
+    #[inline]
     fn push(&mut self, entry: (u64, EntityIndex)) {
         match self {
+            Carriers::Many(entries) if entries.len() < entries.capacity() => entries.push(entry),
             Carriers::Many(entries) if entries.capacity() == 0 => *self = Carriers::One(entry),
             _ => self.as_vec().push(entry),
         }
@@ -174,6 +172,7 @@ impl Carriers {
 
     /// Room for `additional` more entries; none is made for one more
     /// while there is none (it goes in line).
+    #[inline]
     fn reserve(&mut self, additional: usize) {
         match self {
             Carriers::Many(entries) if entries.capacity() == 0 && additional <= 1 => {}
@@ -377,16 +376,20 @@ impl Names {
             self.by_slot.resize(top + 1, None);
         }
         let entries = &mut self.names[id as usize];
-        entries.entries.reserve(slots.size_hint().0);
-        let before = entries.entries.len();
+        let expected = slots.size_hint().0;
+        if expected > 1 {
+            // One more needs no room made: it goes in line, or in the
+            // room a load made for all of them.
+            entries.entries.reserve(expected);
+        }
         for index in slots {
             debug_assert!(self.by_slot[index.index()].is_none(), "for unnamed slots");
             let order = self.next;
             self.next += 1;
             entries.entries.push((order, index));
+            entries.live += 1;
             self.by_slot[index.index()] = Some((id, order));
         }
-        entries.live += entries.entries.len() - before;
     }
 
     /// The slots named `name`, in the order they got the name.

@@ -85,18 +85,20 @@ pub(crate) fn finish_loaded(
         .map(|i| world.id_at(EntityIndex::from_index(i)))
         .collect();
     let slots = created.len();
+    let mut linking = false;
     for (parent, list) in children.into_iter().enumerate() {
         if list.is_empty() {
             continue;
+        }
+        if !std::mem::replace(&mut linking, true) {
+            world.reserve_parent_links(slots);
         }
         // Same size and alignment: collected in place, the file's list
         // becomes the parent's without a new allocation.
         let linked: Vec<EntityIndex> = (list.into_iter())
             .map(|child| created[child as usize].index)
             .collect();
-        for &child in &linked {
-            world.set_parent_link(child, Some(created[parent].index));
-        }
+        world.set_parent_links(&linked, created[parent].index);
         hierarchy_mut(world).link_fresh(created[parent].index, linked, slots);
     }
     // Room for every name at once: thousands of entities share a few

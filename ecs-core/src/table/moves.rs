@@ -96,6 +96,7 @@ impl Storage {
     /// Records `parent` as entity `index`'s parent link, in the entity table
     /// and beside its row: the one place links change for an entity in a
     /// table.
+    #[inline]
     pub fn set_parent_link(
         &mut self,
         entities: &mut Entities,
@@ -110,6 +111,20 @@ impl Storage {
         let table = &mut self.tables.list[slot.table.index()];
         if table.owners.get(slot.row.index()) == Some(&index) {
             table.links[slot.row.index()] = parent.unwrap_or(Entities::NO_PARENT);
+        }
+    }
+
+    /// [`Storage::set_parent_link`] for each of `children`, all under
+    /// `parent`: one call for a parent's children (a load links
+    /// thousands).
+    pub fn set_parent_links(
+        &mut self,
+        entities: &mut Entities,
+        children: &[EntityIndex],
+        parent: EntityIndex,
+    ) {
+        for &child in children {
+            self.set_parent_link(entities, child, Some(parent));
         }
     }
 

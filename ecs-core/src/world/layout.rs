@@ -147,6 +147,19 @@ impl World {
             .set_parent_link(&mut self.entities, child, parent);
     }
 
+    /// [`World::set_parent_link`] for each of `children`, all under
+    /// `parent`.
+    pub(crate) fn set_parent_links(&mut self, children: &[EntityIndex], parent: EntityIndex) {
+        self.storage
+            .set_parent_links(&mut self.entities, children, parent);
+    }
+
+    /// Makes room for the parent links of the first `slots` slots, before
+    /// linking many entities at once.
+    pub(crate) fn reserve_parent_links(&mut self, slots: usize) {
+        self.entities.reserve_parents(slots);
+    }
+
     /// Forgets which table each bundle type goes to (they are worked out
     /// again on next use).
     pub(crate) fn forget_bundle_tables(&mut self) {
