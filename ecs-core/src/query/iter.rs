@@ -382,6 +382,32 @@ impl<'w> Source<'w> {
         Slot { kind }
     }
 
+    /// The slot of a term that reads its own row (not [`Up`](crate::Up),
+    /// not [`All`](crate::All)) at `place` in `table`: the owners for an
+    /// [`EntityId`](crate::EntityId), its segment, or nothing.
+    #[inline(always)]
+    fn own_slot(
+        &mut self,
+        term: &TermInfo,
+        place: Place,
+        table: &'w Table,
+        entities: &'w Entities,
+        inactive: bool,
+        marks: Option<&[Range<usize>]>,
+    ) -> Slot<'w> {
+        let kind = match (term.key, place) {
+            (None, _) => SlotKind::Owners {
+                owners: table.owners(),
+                entities,
+            },
+            (Some(_), None) => SlotKind::Missing,
+            (Some(_), Some((seg, level))) => {
+                return self.slot(term.mutable, seg, level, inactive, marks);
+            }
+        };
+        Slot { kind }
+    }
+
     /// [`Source::open`] for a walk with no per-row filters and no terms
     /// that read beyond their row ([`Walk::is_plain`]): only what such a
     /// table can need is decided, in line.
@@ -412,20 +438,7 @@ impl<'w> Source<'w> {
         }
         let mut checked = any_inactive;
         let (lanes, states) = Q::open(|i| {
-            let slot = match (terms[i].key, places[i]) {
-                (None, _) => Slot {
-                    kind: SlotKind::Owners {
-                        owners: rows.owners(),
-                        entities,
-                    },
-                },
-                (Some(_), None) => Slot {
-                    kind: SlotKind::Missing,
-                },
-                (Some(_), Some((seg, level))) => {
-                    self.slot(terms[i].mutable, seg, level, inactive, None)
-                }
-            };
+            let slot = self.own_slot(&terms[i], places[i], rows, entities, inactive, None);
             checked |= slot.kind.checks();
             slot
         })?;
@@ -488,18 +501,7 @@ impl<'w> Source<'w> {
                         kind: SlotKind::Many(kinds),
                     }
                 }
-                (None, _) => Slot {
-                    kind: SlotKind::Owners {
-                        owners: rows.owners(),
-                        entities,
-                    },
-                },
-                (Some(_), None) => Slot {
-                    kind: SlotKind::Missing,
-                },
-                (Some(_), Some((seg, level))) => {
-                    self.slot(terms[i].mutable, seg, level, inactive, marks)
-                }
+                _ => self.own_slot(&terms[i], places[i], rows, entities, inactive, marks),
             };
             checked |= slot.kind.checks();
             slot

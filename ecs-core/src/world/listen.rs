@@ -220,17 +220,8 @@ impl World {
     /// Works out again who hears each registered type: after the
     /// registered types or the listeners change.
     pub(crate) fn refresh_heard(&mut self) {
-        let mut by_type = Vec::new();
-        if self.listeners.any_hook {
-            by_type.resize_with(self.storage.types().len(), Heard::default);
-            for (i, heard) in by_type.iter_mut().enumerate() {
-                let Some(vtable) = self.storage.info(TypeIdx::from_index(i)).vtable() else {
-                    continue;
-                };
-                *heard = self.listeners.heard_by(vtable);
-            }
-        }
-        self.listeners.by_type = by_type;
+        self.listeners.by_type.clear();
+        self.hear_new_types();
     }
 
     /// Works out who hears `ty`, just registered, and the types registered
@@ -238,21 +229,31 @@ impl World {
     /// its own types', not every type's. `ty` may be an ancestor known
     /// before, which only now has its description.
     pub(crate) fn hear_registered(&mut self, ty: TypeIdx) {
+        self.hear_new_types();
+        if self.listeners.any_hook {
+            let heard = self.heard_for(ty);
+            if let Some(slot) = self.listeners.by_type.get_mut(ty.index()) {
+                *slot = heard;
+            }
+        }
+    }
+
+    /// Works out who hears the types past those already worked out.
+    fn hear_new_types(&mut self) {
         if !self.listeners.any_hook {
             return;
         }
-        let heard =
-            |world: &World, i: usize| match world.storage.info(TypeIdx::from_index(i)).vtable() {
-                Some(vtable) => world.listeners.heard_by(vtable),
-                None => Heard::default(),
-            };
         for i in self.listeners.by_type.len()..self.storage.types().len() {
-            let h = heard(self, i);
-            self.listeners.by_type.push(h);
+            let heard = self.heard_for(TypeIdx::from_index(i));
+            self.listeners.by_type.push(heard);
         }
-        let h = heard(self, ty.index());
-        if let Some(slot) = self.listeners.by_type.get_mut(ty.index()) {
-            *slot = h;
+    }
+
+    /// Who hears components of `ty` (no one before it has a description).
+    fn heard_for(&self, ty: TypeIdx) -> Heard {
+        match self.storage.info(ty).vtable() {
+            Some(vtable) => self.listeners.heard_by(vtable),
+            None => Heard::default(),
         }
     }
 
