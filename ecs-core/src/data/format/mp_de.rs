@@ -157,6 +157,39 @@ impl<'de> Fast<'de> {
         }
     }
 
+    /// [`Fast::any`] out of line, for the markers a number or a text
+    /// rarely has: in line, its whole match keeps the compiler from
+    /// inlining a field's read into the struct that holds it, and every
+    /// field then costs a call.
+    #[cold]
+    #[inline(never)]
+    fn any_cold<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        self.any(v, true)
+    }
+
+    /// A struct, tuple or sequence: a short array (what MessagePack writes
+    /// for one of up to 15 fields or items) read here, anything else by
+    /// [`Fast::any`] out of line, so the struct's read stays small enough
+    /// to be inlined where it is held.
+    #[inline]
+    fn array_like<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        match self.rest.split_first() {
+            Some((&m @ 0x90..=0x9f, rest)) => {
+                self.rest = rest;
+                self.seq(v, usize::from(m & 0x0f))
+            }
+            _ => self.any_cold_no_bytes(v),
+        }
+    }
+
+    /// [`Fast::any`] with no bytes allowed, out of line (see
+    /// [`Fast::array_like`]).
+    #[cold]
+    #[inline(never)]
+    fn any_cold_no_bytes<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        self.any(v, false)
+    }
+
     #[inline]
     fn str<V: Visitor<'de>>(&mut self, v: V, len: usize) -> Result<V::Value, Miss> {
         let text = std::str::from_utf8(self.bytes(len)?).map_err(|_| Miss)?;
@@ -263,6 +296,25 @@ macro_rules! forward {
     };
 }
 
+/// Each `deserialize_*` of text: a short string (up to 31 bytes) read
+/// here, anything else by [`Fast::any`] out of line.
+macro_rules! texts {
+    ($($name:ident)*) => {
+        $(
+            #[inline]
+            fn $name<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Miss> {
+                match self.rest.split_first() {
+                    Some((&m @ 0xa0..=0xbf, rest)) => {
+                        self.rest = rest;
+                        self.str(v, usize::from(m & 0x1f))
+                    }
+                    _ => self.any_cold(v),
+                }
+            }
+        )*
+    };
+}
+
 /// Each `deserialize_*` of a number or a bool: `rmp-serde` reads only
 /// those (and nil) there, and fails on anything else.
 macro_rules! numbers {
@@ -281,7 +333,7 @@ macro_rules! numbers {
                         self.rest = &self.rest[5..];
                         v.visit_f32(f32::from_be_bytes(bytes))
                     }
-                    0xc0 | 0xc2 | 0xc3 | 0xca..=0xd3 | 0xe0..=0xff => self.any(v, true),
+                    0xc0 | 0xc2 | 0xc3 | 0xca..=0xd3 | 0xe0..=0xff => self.any_cold(v),
                     _ => Err(Miss),
                 }
             }
@@ -292,13 +344,17 @@ macro_rules! numbers {
 impl<'de> de::Deserializer<'de> for &mut Fast<'de> {
     type Error = Miss;
 
-    forward!(true => deserialize_any deserialize_char deserialize_str deserialize_string
-        deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_map
-        deserialize_identifier deserialize_ignored_any);
+    forward!(true => deserialize_any deserialize_char deserialize_bytes deserialize_byte_buf
+        deserialize_unit deserialize_map deserialize_identifier deserialize_ignored_any);
+    texts!(deserialize_str deserialize_string);
     numbers!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
         deserialize_f64);
-    forward!(false => deserialize_seq);
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Miss> {
+        self.array_like(v)
+    }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Miss> {
@@ -333,7 +389,7 @@ impl<'de> de::Deserializer<'de> for &mut Fast<'de> {
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, v: V) -> Result<V::Value, Miss> {
-        self.any(v, false)
+        self.array_like(v)
     }
 
     #[inline]
@@ -343,7 +399,7 @@ impl<'de> de::Deserializer<'de> for &mut Fast<'de> {
         _: usize,
         v: V,
     ) -> Result<V::Value, Miss> {
-        self.any(v, false)
+        self.array_like(v)
     }
 
     #[inline]
@@ -353,7 +409,7 @@ impl<'de> de::Deserializer<'de> for &mut Fast<'de> {
         _: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, Miss> {
-        self.any(v, false)
+        self.array_like(v)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

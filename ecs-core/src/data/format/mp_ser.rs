@@ -469,6 +469,25 @@ mod tests {
         }
     }
 
+    /// A struct written as a map (field names and values, as
+    /// `rmp_serde::to_vec_named` writes it) and a tuple longer than a short
+    /// array take the fast reader's way around its array fast path, and
+    /// read what `rmp-serde` reads.
+    #[test]
+    fn fast_messagepack_reads_structs_as_maps_and_long_tuples() {
+        let value = everything(3);
+        let named = rmp_serde::to_vec_named(&value).unwrap();
+        let read: Everything = super::super::mp_de::read(&named).unwrap();
+        assert!(read == rmp_serde::from_slice::<Everything>(&named).unwrap());
+        assert_eq!((read.text, read.map), (value.text, value.map));
+        let long = (0u8..16).map(u32::from).collect::<Vec<_>>();
+        let tuple: [u32; 16] = long.clone().try_into().unwrap();
+        let bytes = rmp_serde::to_vec(&tuple).unwrap();
+        assert_eq!(bytes[0], 0xdc, "sixteen items are a 16-bit array");
+        let read: [u32; 16] = super::super::mp_de::read(&bytes).unwrap();
+        assert_eq!(read.to_vec(), long);
+    }
+
     /// Bad input fails as `rmp-serde` fails.
     #[test]
     fn fast_messagepack_fails_as_rmp_serde() {
