@@ -255,7 +255,10 @@ impl Storage {
     }
 }
 
-/// Two distinct elements of `items`, both mutable.
+/// Two distinct elements of `items`, both mutable. Always in line: as a
+/// call, each component's move between tables saved and restored the
+/// caller's registers around it.
+#[inline(always)]
 fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     assert_ne!(a, b, "a row moves between two distinct segments");
     if a < b {

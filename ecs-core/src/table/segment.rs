@@ -393,8 +393,15 @@ impl Segment {
     /// Raises the latest ticks to `added` and `changed`.
     #[inline(always)]
     fn note_ticks(&mut self, added: u64, changed: u64) {
-        self.added_max = self.added_max.max(added);
-        self.changed_max = self.changed_max.max(changed);
+        // Two tests, not `max`: the compiler paired the two maxima into
+        // vector code that baseline x86-64 has no 64-bit compare for (18
+        // instructions rather than 6 on every row moved between tables).
+        if added > self.added_max {
+            self.added_max = added;
+        }
+        if changed > self.changed_max {
+            self.changed_max = changed;
+        }
     }
 
     /// Removes a row's meta word and ticks (the last takes its place),
