@@ -315,30 +315,128 @@ macro_rules! texts {
     };
 }
 
-/// Each `deserialize_*` of a number or a bool: `rmp-serde` reads only
-/// those (and nil) there, and fails on anything else.
+/// Each `deserialize_*` of a number or a bool, by kind: `rmp-serde` reads
+/// only numbers, bools (and nil) there, and fails on anything else. The
+/// markers a value of the kind is usually written with are read in line,
+/// each as `Fast::any` reads it; the rest by `Fast::any` out of line.
 macro_rules! numbers {
-    ($($name:ident)*) => {
-        $(
+    ($($kind:ident => $($name:ident)*;)*) => {
+        $($(
             #[inline]
             fn $name<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Miss> {
-                // The common markers first, without `any`'s whole match.
-                match *self.rest.first().ok_or(Miss)? {
-                    m @ 0x00..=0x7f => {
-                        self.rest = &self.rest[1..];
-                        v.visit_u8(m)
-                    }
-                    0xca if self.rest.len() >= 5 => {
-                        let bytes = [self.rest[1], self.rest[2], self.rest[3], self.rest[4]];
-                        self.rest = &self.rest[5..];
-                        v.visit_f32(f32::from_be_bytes(bytes))
-                    }
-                    0xc0 | 0xc2 | 0xc3 | 0xca..=0xd3 | 0xe0..=0xff => self.any_cold(v),
-                    _ => Err(Miss),
-                }
+                self.$kind(v)
             }
-        )*
+        )*)*
     };
+}
+
+impl<'de> Fast<'de> {
+    /// A bool: `false` and `true` in line.
+    #[inline(always)]
+    fn boolean<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        match self.rest {
+            [0xc2, rest @ ..] => {
+                self.rest = rest;
+                v.visit_bool(false)
+            }
+            [0xc3, rest @ ..] => {
+                self.rest = rest;
+                v.visit_bool(true)
+            }
+            _ => self.number_cold(v),
+        }
+    }
+
+    /// A float: 32- and 64-bit ones and a small whole number in line.
+    #[inline(always)]
+    fn float<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        match *self.rest {
+            [0xca, a, b, c, d, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_f32(f32::from_be_bytes([a, b, c, d]))
+            }
+            [0xcb, a, b, c, d, e, f, g, h, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_f64(f64::from_be_bytes([a, b, c, d, e, f, g, h]))
+            }
+            [m @ 0x00..=0x7f, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u8(m)
+            }
+            _ => self.number_cold(v),
+        }
+    }
+
+    /// An unsigned integer: up to 32 bits in line.
+    #[inline(always)]
+    fn uint<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        match *self.rest {
+            [m @ 0x00..=0x7f, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u8(m)
+            }
+            [0xcc, a, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u8(a)
+            }
+            [0xcd, a, b, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u16(u16::from_be_bytes([a, b]))
+            }
+            [0xce, a, b, c, d, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u32(u32::from_be_bytes([a, b, c, d]))
+            }
+            _ => self.number_cold(v),
+        }
+    }
+
+    /// A signed integer: positive ones up to 16 bits (written as unsigned)
+    /// and negative ones up to 32 in line.
+    #[inline(always)]
+    fn int<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        match *self.rest {
+            [m @ 0x00..=0x7f, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u8(m)
+            }
+            [m @ 0xe0..=0xff, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_i8(m as i8)
+            }
+            [0xcc, a, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u8(a)
+            }
+            [0xcd, a, b, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_u16(u16::from_be_bytes([a, b]))
+            }
+            [0xd0, a, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_i8(a as i8)
+            }
+            [0xd1, a, b, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_i16(i16::from_be_bytes([a, b]))
+            }
+            [0xd2, a, b, c, d, ref rest @ ..] => {
+                self.rest = rest;
+                v.visit_i32(i32::from_be_bytes([a, b, c, d]))
+            }
+            _ => self.number_cold(v),
+        }
+    }
+
+    /// A number or bool in a form not read in line: what `rmp-serde`
+    /// accepts there goes to `Fast::any`, anything else to `rmp-serde`.
+    #[inline(always)]
+    fn number_cold<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
+        match self.rest.first() {
+            Some(0xc0 | 0xc2 | 0xc3 | 0xca..=0xd3 | 0xe0..=0xff) => self.any_cold(v),
+            _ => Err(Miss),
+        }
+    }
 }
 
 impl<'de> de::Deserializer<'de> for &mut Fast<'de> {
@@ -347,9 +445,12 @@ impl<'de> de::Deserializer<'de> for &mut Fast<'de> {
     forward!(true => deserialize_any deserialize_char deserialize_bytes deserialize_byte_buf
         deserialize_unit deserialize_map deserialize_identifier deserialize_ignored_any);
     texts!(deserialize_str deserialize_string);
-    numbers!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
-        deserialize_f64);
+    numbers!(
+        boolean => deserialize_bool;
+        float => deserialize_f32 deserialize_f64;
+        uint => deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64;
+        int => deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64;
+    );
 
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Miss> {
