@@ -334,6 +334,19 @@ impl Segment {
             .expect("a segment is read as its own type at a row it holds")
     }
 
+    /// The value just pushed at `row`, as the segment's own type. It was
+    /// added, and so changed, at the latest tick: unlike
+    /// [`Segment::get_mut`], this does not mark it again.
+    ///
+    /// # Panics
+    /// When `C` is not the segment's type or `row` is out of range.
+    #[inline]
+    pub fn pushed_mut<C: 'static>(&mut self, row: RowId) -> &mut C {
+        self.data
+            .get_mut(row.index(), 0)
+            .expect("a segment is read as its own type at a row it holds")
+    }
+
     /// Mutable twin of [`Segment::get`].
     #[inline]
     pub fn get_mut<C: 'static>(&mut self, row: RowId, now: u64) -> &mut C {

@@ -187,8 +187,7 @@ impl World {
     #[inline]
     pub(crate) fn push_value<C: Component>(&mut self, place: Place, value: C) -> &mut C {
         let row = self.storage.push_value(place, value);
-        let now = self.storage.write_tick();
-        self.storage.segment_mut(place.seg).get_mut(row, now)
+        self.storage.segment_mut(place.seg).pushed_mut(row)
     }
 
     /// [`World::push_value`] for a boxed value of the place's type.
