@@ -179,6 +179,11 @@ fn added_reports_attached_components_which_keep_their_ticks_across_tables() {
     assert_eq!(changed_positions(&world, seen), [new]);
     assert!(world.entity(old).unwrap().added_since::<Velocity>(seen));
     assert!(!world.entity(old).unwrap().added_since::<Position>(seen));
+    // An added component counts as changed at the tick it was added at,
+    // and not after it.
+    assert!(world.entity(old).unwrap().changed_since::<Velocity>(seen));
+    let later = world.change_tick();
+    assert!(!world.entity(old).unwrap().changed_since::<Velocity>(later));
 }
 
 #[test]
