@@ -391,26 +391,14 @@ impl<'de> Fast<'de> {
         }
     }
 
-    /// A signed integer: positive ones up to 16 bits (written as unsigned)
-    /// and negative ones up to 32 in line.
+    /// A signed integer: negative ones up to 32 bits in line, and positive
+    /// ones (written as unsigned) as [`Fast::uint`] reads them.
     #[inline(always)]
     fn int<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Miss> {
         match *self.rest {
-            [m @ 0x00..=0x7f, ref rest @ ..] => {
-                self.rest = rest;
-                v.visit_u8(m)
-            }
             [m @ 0xe0..=0xff, ref rest @ ..] => {
                 self.rest = rest;
                 v.visit_i8(m as i8)
-            }
-            [0xcc, a, ref rest @ ..] => {
-                self.rest = rest;
-                v.visit_u8(a)
-            }
-            [0xcd, a, b, ref rest @ ..] => {
-                self.rest = rest;
-                v.visit_u16(u16::from_be_bytes([a, b]))
             }
             [0xd0, a, ref rest @ ..] => {
                 self.rest = rest;
@@ -424,7 +412,7 @@ impl<'de> Fast<'de> {
                 self.rest = rest;
                 v.visit_i32(i32::from_be_bytes([a, b, c, d]))
             }
-            _ => self.number_cold(v),
+            _ => self.uint(v),
         }
     }
 
