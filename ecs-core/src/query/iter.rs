@@ -752,6 +752,9 @@ struct Tables<'w> {
     inactive: bool,
     /// The per-row filters.
     walk: Walk,
+    /// Whether the walk hands out whole tables ([`Walk::is_plain`]),
+    /// decided once rather than as each table is opened.
+    plain: bool,
     /// The rest of the rows of the table being walked.
     rest: Rest<'w>,
 }
@@ -868,10 +871,11 @@ impl<'w> Tables<'w> {
             entities,
             inactive,
             walk,
+            plain,
             ..
         } = self;
         let plan: &Plan = plan;
-        if walk.is_plain::<Q>() {
+        if *plain {
             while let Some(&table) = plan.tables.get(*next_table) {
                 let places = plan.places_of(*next_table);
                 *next_table += 1;
@@ -948,6 +952,7 @@ impl<'w, Q: QueryData> QueryIter<'w, Q> {
                 source,
                 entities,
                 inactive,
+                plain: walk.is_plain::<Q>(),
                 walk,
                 rest: Rest::default(),
             }),
