@@ -32,15 +32,16 @@ pub(crate) type BinaryWriteFn =
 pub(crate) type LocateFn = fn(Stored<'_>, bool) -> String;
 /// Reads one value from the JSON at the start of the input straight onto
 /// the end of segment `seg` of its type's column (type index `ty`),
-/// unchecked: the caller is filling in a new table row. Returns how many
-/// bytes it took.
+/// unchecked: the caller is filling in a new table row of a world it is
+/// loading (see [`Storage::push_loaded`](crate::table::Storage::push_loaded)).
+/// Returns how many bytes it took.
 pub(crate) type JsonPushFn =
     fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<usize, serde_json::Error>;
 /// Reads one value from exactly the MessagePack given.
 pub(crate) type BinaryReadFn = fn(&[u8]) -> Result<BoxedComponent, rmp_serde::decode::Error>;
 /// Reads one value from exactly the MessagePack given straight onto the
 /// end of segment `seg` of its type's column (type index `ty`), unchecked:
-/// the caller is filling in a new table row.
+/// the caller is filling in a new table row of a world it is loading.
 pub(crate) type BinaryPushFn =
     fn(&mut World, TypeIdx, SegId, &[u8]) -> Result<(), rmp_serde::decode::Error>;
 
@@ -163,7 +164,7 @@ fn json_push<T: Component + DeserializeOwned>(
     let mut stream = serde_json::Deserializer::from_slice(input).into_iter::<T>();
     match stream.next() {
         Some(Ok(value)) => {
-            world.storage_mut().push_value(Place { ty, seg }, value);
+            world.storage_mut().push_loaded(Place { ty, seg }, value);
             Ok(stream.byte_offset())
         }
         Some(Err(error)) => Err(error),
@@ -184,7 +185,7 @@ fn binary_push<T: Component + DeserializeOwned>(
     input: &[u8],
 ) -> Result<(), rmp_serde::decode::Error> {
     let value = crate::data::format::mp_de::read::<T>(input)?;
-    world.storage_mut().push_value(Place { ty, seg }, value);
+    world.storage_mut().push_loaded(Place { ty, seg }, value);
     Ok(())
 }
 

@@ -203,6 +203,21 @@ impl Storage {
         self.push_meta(place, meta, value)
     }
 
+    /// [`Storage::push_value`] for a world being loaded, row by row: the
+    /// load made the world (no type is lent out) and took its write tick
+    /// before reading values (nothing looks at the clock while they are
+    /// read), so neither is checked again for each value.
+    #[inline(always)]
+    pub fn push_loaded<C: Component>(&mut self, place: Place, value: C) -> RowId {
+        debug_assert!(
+            self.try_column(place.ty).is_some() && !self.clock.looked(),
+            "a loaded value enters a new world, after the load's write tick"
+        );
+        let meta = self.types.take_meta(place.ty);
+        let now = self.clock.now();
+        self.segments[place.seg.index()].push(meta, value, now)
+    }
+
     /// Pushes `value` onto segment `place` with meta word `meta`.
     ///
     /// # Panics

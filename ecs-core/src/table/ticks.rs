@@ -83,6 +83,12 @@ impl Clock {
         self.now
     }
 
+    /// Whether a reader looked since the last write (the next write
+    /// moves the clock).
+    pub fn looked(&self) -> bool {
+        self.looked.load(Ordering::Relaxed)
+    }
+
     /// The tick of a write about to happen: the clock moves when a reader
     /// looked since the last write. `true` beside it when row ticks are due
     /// to be capped.

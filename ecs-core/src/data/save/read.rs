@@ -160,6 +160,9 @@ fn read_entities<'a, D: Decode<'a>>(
         .begin_list(List::Entities)
         .map_err(|m| bad("entities", m))?;
     let room = dec.room(&seq);
+    // The tick every loaded value carries, taken once: values are pushed
+    // at the clock's tick, which nothing moves while they are read.
+    world.storage_mut().write_tick();
     world.reserve_entities(room);
     file.entities.reserve(room);
     file.children.reserve(room);
