@@ -151,9 +151,21 @@ const fn chain_holds(chain: &[ComponentKey], key: ComponentKey) -> Option<bool> 
 }
 
 /// Whether some pair can only be told apart at run time (two
-/// instantiations of one generic component type).
-pub(crate) fn needs_runtime_check(terms: &[TermInfo]) -> bool {
-    (0..terms.len()).any(|i| (i + 1..terms.len()).any(|j| conflict(&terms[i], &terms[j]).is_none()))
+/// instantiations of one generic component type). A constant: a query
+/// whose terms a constant tells apart pays nothing for it per call.
+pub(crate) const fn needs_runtime_check(terms: &[TermInfo]) -> bool {
+    let mut i = 0;
+    while i < terms.len() {
+        let mut j = i + 1;
+        while j < terms.len() {
+            if conflict(&terms[i], &terms[j]).is_none() {
+                return true;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The pair of terms that hands out one component twice, by `TypeId`: the

@@ -370,7 +370,7 @@ fn walk_mut<'a, Q: QueryData>(
 pub(crate) fn check_conflicts<Q: QueryData>() {
     #[allow(clippy::let_unit_value)]
     let () = Q::CHECKED;
-    if data::needs_runtime_check(Q::TERMS)
+    if const { data::needs_runtime_check(Q::TERMS) }
         && let Some((i, j)) = data::runtime_conflict(Q::TERMS)
     {
         let name = |k: usize| Q::TERMS[k].key.map_or("EntityId", |key| key.name());
