@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::entity::RowId;
 use crate::entity::{Entities, EntityIndex, SegId, TableId};
+use crate::query::borrows::{position, Borrowed, Borrows};
 use crate::query::data::QueryData;
 use crate::query::plan::Watch;
 use crate::query::plan::{Place, Plan};
@@ -43,7 +44,7 @@ enum Segments<'w> {
     /// for a mutable term, shared (and kept for other shared terms)
     /// otherwise; sorted by segment, for a binary search per table.
     Mut {
-        borrowed: Vec<Borrowed<'w>>,
+        borrowed: Borrows<'w>,
         /// Where the next lookup starts: tables are opened in the order
         /// they were made, which is also the order of their segments, so
         /// the next segment asked for is usually the next one.
@@ -63,18 +64,6 @@ pub(crate) struct Reads<'p> {
 /// Whether a term skips the rows whose component it reads is disabled.
 fn is_required(term: &TermInfo) -> bool {
     term.required && !term.all && !term.up && term.key.is_some()
-}
-
-/// Where segment `seg` is among a writing query's (sorted) segments.
-fn position(borrowed: &[Borrowed<'_>], seg: SegId) -> Option<usize> {
-    borrowed.binary_search_by_key(&seg, |b| b.seg).ok()
-}
-
-/// One segment a writing query reads.
-pub(crate) struct Borrowed<'w> {
-    seg: SegId,
-    unique: Option<&'w mut Segment>,
-    shared: Option<&'w Segment>,
 }
 
 impl<'w> Source<'w> {
@@ -97,7 +86,7 @@ impl<'w> Source<'w> {
     pub fn new_mut(storage: &'w mut Storage, wanted: &[SegId]) -> Self {
         let now = storage.write_tick();
         let (tables, mut rest) = storage.tables_and_segments_mut();
-        let mut borrowed = Vec::with_capacity(wanted.len());
+        let mut borrowed = Borrows::with_capacity(wanted.len());
         // `rest` starts at segment `next`: each wanted segment is split off
         // the front, so no segment is borrowed twice.
         let mut next = 0;
@@ -151,8 +140,8 @@ impl<'w> Source<'w> {
         match &mut self.segments {
             Segments::Shared(segments) => segments.get(seg.index()),
             Segments::Mut { borrowed, .. } => {
-                let at = position(borrowed, seg)?;
-                let entry = &mut borrowed[at];
+                let borrowed = borrowed.as_mut_slice();
+                let entry = &mut borrowed[position(borrowed, seg, 0)?];
                 if entry.shared.is_none() {
                     entry.shared = entry.unique.take().map(|s| &*s);
                 }
@@ -180,11 +169,8 @@ impl<'w> Source<'w> {
         match &self.segments {
             Segments::Shared(segments) => segments.get(seg.index()),
             Segments::Mut { borrowed, hint } => {
-                let at = match borrowed.get(*hint) {
-                    Some(b) if b.seg == seg => *hint,
-                    _ => position(borrowed, seg)?,
-                };
-                let entry = &borrowed[at];
+                let borrowed = borrowed.as_slice();
+                let entry = &borrowed[position(borrowed, seg, *hint)?];
                 entry.shared.or(entry.unique.as_deref())
             }
         }
@@ -336,16 +322,11 @@ impl<'w> Source<'w> {
                 }
             }
             Segments::Mut { borrowed, hint } => {
-                let at = match borrowed.get(*hint) {
-                    Some(b) if b.seg == seg => *hint,
-                    _ => match position(borrowed, seg) {
-                        Some(at) => at,
-                        None => {
-                            return Slot {
-                                kind: SlotKind::Missing,
-                            }
-                        }
-                    },
+                let borrowed = borrowed.as_mut_slice();
+                let Some(at) = position(borrowed, seg, *hint) else {
+                    return Slot {
+                        kind: SlotKind::Missing,
+                    };
                 };
                 *hint = at + 1;
                 let entry = &mut borrowed[at];

@@ -7,6 +7,7 @@
 //! disabled or killed entities, as [`World::update`] does;
 //! [`QueryMut::include_inactive`] visits them too.
 
+mod borrows;
 mod cache;
 mod data;
 mod iter;
