@@ -141,7 +141,8 @@ impl<'w> Source<'w> {
             Segments::Shared(segments) => segments.get(seg.index()),
             Segments::Mut { borrowed, .. } => {
                 let borrowed = borrowed.as_mut_slice();
-                let entry = &mut borrowed[position(borrowed, seg, 0)?];
+                let at = borrowed.binary_search_by_key(&seg, |b| b.seg).ok()?;
+                let entry = &mut borrowed[at];
                 if entry.shared.is_none() {
                     entry.shared = entry.unique.take().map(|s| &*s);
                 }
