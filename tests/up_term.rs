@@ -24,6 +24,14 @@ struct AxisMoving {
     base: Moving,
 }
 
+/// Larger than its base, so a `Moving` term walks its rows by a stride.
+#[derive(Component, Debug)]
+#[component(parent = Moving)]
+struct Hover {
+    base: Moving,
+    height: f32,
+}
+
 #[test]
 fn a_term_reads_the_nearest_ancestor_that_holds_one() {
     let mut world = World::new();
@@ -48,6 +56,42 @@ fn a_term_reads_the_nearest_ancestor_that_holds_one() {
     assert_eq!(read, [Some(8.0), Some(8.0), None]);
     let (_, up) = world.query_one::<(&Turret, Up<&Tower>)>(far).unwrap();
     assert_eq!(up, Some(&Tower { range: 8.0 }));
+}
+
+#[test]
+fn rows_walked_by_a_stride_read_their_own_ancestors() {
+    let mut world = World::new();
+    let mut expected = Vec::new();
+    for range in [2.0, 3.0] {
+        let tower = world.spawn_with((Tower { range },)).unwrap();
+        for height in [10.0, 20.0, 30.0] {
+            let base = Moving { speed: 0.0 };
+            let child = world.spawn_with((Hover { base, height },)).unwrap();
+            world.set_parent(child, tower).unwrap();
+            expected.push((child, range));
+        }
+    }
+    let stray = world.spawn_with((Hover {
+        base: Moving { speed: 0.0 },
+        height: 1.0,
+    },));
+    expected.push((stray.unwrap(), -1.0));
+    for (moving, tower) in world.query_mut::<(&mut Moving, Up<&Tower>)>() {
+        moving.speed = tower.map_or(-1.0, |t| t.range);
+    }
+    let read: Vec<(f32, Option<f32>)> = world
+        .query::<(&Moving, Up<&Tower>)>()
+        .into_iter()
+        .map(|(m, t)| (m.speed, t.map(|t| t.range)))
+        .collect();
+    assert_eq!(read.len(), expected.len());
+    assert!(read
+        .iter()
+        .all(|&(speed, range)| speed == range.unwrap_or(-1.0)));
+    for (id, speed) in expected {
+        let entity = world.entity(id).unwrap();
+        assert_eq!(entity.get::<Hover>().unwrap().base.speed, speed, "{id:?}");
+    }
 }
 
 #[test]

@@ -168,6 +168,18 @@ pub(crate) const fn needs_runtime_check(terms: &[TermInfo]) -> bool {
     false
 }
 
+/// Whether a term reads up the scene graph ([`Up`](crate::Up)).
+pub(crate) const fn reads_up(terms: &[TermInfo]) -> bool {
+    let mut i = 0;
+    while i < terms.len() {
+        if terms[i].up {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The pair of terms that hands out one component twice, by `TypeId`: the
 /// run-time half of the check, for generic component types.
 pub(crate) fn runtime_conflict(terms: &[TermInfo]) -> Option<(usize, usize)> {
