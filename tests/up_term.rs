@@ -68,14 +68,14 @@ fn rows_walked_by_a_stride_read_their_own_ancestors() {
             let base = Moving { speed: 0.0 };
             let child = world.spawn_with((Hover { base, height },)).unwrap();
             world.set_parent(child, tower).unwrap();
-            expected.push((child, range));
+            expected.push((child, range, height));
         }
     }
     let stray = world.spawn_with((Hover {
         base: Moving { speed: 0.0 },
         height: 1.0,
     },));
-    expected.push((stray.unwrap(), -1.0));
+    expected.push((stray.unwrap(), -1.0, 1.0));
     for (moving, tower) in world.query_mut::<(&mut Moving, Up<&Tower>)>() {
         moving.speed = tower.map_or(-1.0, |t| t.range);
     }
@@ -88,9 +88,11 @@ fn rows_walked_by_a_stride_read_their_own_ancestors() {
     assert!(read
         .iter()
         .all(|&(speed, range)| speed == range.unwrap_or(-1.0)));
-    for (id, speed) in expected {
+    // Each write landed in its own row's base, beside a field it left.
+    for (id, speed, height) in expected {
         let entity = world.entity(id).unwrap();
-        assert_eq!(entity.get::<Hover>().unwrap().base.speed, speed, "{id:?}");
+        let hover = entity.get::<Hover>().unwrap();
+        assert_eq!((hover.base.speed, hover.height), (speed, height), "{id:?}");
     }
 }
 
