@@ -8,42 +8,38 @@ use crate::{EntityId, EntityMut, EntityRef, Error};
 
 const NO_PARENT: EntityIndex = EntityIndex(u32::MAX);
 
-#[derive(Debug)]
-struct Node {
-    parent: EntityIndex,
-    children: Vec<EntityIndex>,
+/// Where a parent's children sit in [`Hierarchy::pool`]: `len` of them
+/// from `start`, with room for `cap`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    len: u32,
+    cap: u32,
 }
 
-impl Clone for Node {
-    fn clone(&self) -> Self {
-        Node {
-            parent: self.parent,
-            children: self.children.clone(),
-        }
-    }
-
-    /// Reuses the children's buffer (a derived `clone_from` would not), so
-    /// restoring a snapshot into its own world allocates nothing.
-    fn clone_from(&mut self, source: &Self) {
-        self.parent = source.parent;
-        self.children.clone_from(&source.children);
-    }
-}
-
-impl Default for Node {
-    fn default() -> Self {
-        Node {
-            parent: NO_PARENT,
-            children: Vec::new(),
-        }
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
     }
 }
 
 /// Links by entity slot; grown only when links are made, so worlds without a
 /// hierarchy pay nothing for it.
+///
+/// Every child list lives in one buffer, each parent's at its own span:
+/// a load or a tree spawn links a parent with one copy and no allocation
+/// of its own, and a snapshot copies three arrays whatever the tree's
+/// shape. A list that outgrows its room moves to the end of the buffer;
+/// the room it leaves is reclaimed once it is half the buffer.
 #[derive(Debug, Default)]
 pub(crate) struct Hierarchy {
-    nodes: Vec<Node>,
+    /// By slot: the parent, or [`NO_PARENT`].
+    parents: Vec<EntityIndex>,
+    /// By slot: where the children are in `pool`.
+    spans: Vec<Span>,
+    pool: Vec<EntityIndex>,
+    /// How many entries of `pool` no span holds.
+    dead: usize,
     /// How many times a link was made or undone: equal counts of one
     /// history mean equal links (a diff skips comparing them).
     edits: u64,
@@ -52,22 +48,40 @@ pub(crate) struct Hierarchy {
 impl Clone for Hierarchy {
     fn clone(&self) -> Self {
         Hierarchy {
-            nodes: self.nodes.clone(),
+            parents: self.parents.clone(),
+            spans: self.spans.clone(),
+            pool: self.pool.clone(),
+            dead: self.dead,
             edits: self.edits,
         }
     }
 
+    /// Reuses this one's buffers, so restoring a snapshot into its own
+    /// world allocates nothing (a derived `clone_from` would clone afresh).
     fn clone_from(&mut self, source: &Self) {
-        self.nodes.clone_from(&source.nodes);
+        self.parents.clone_from(&source.parents);
+        self.spans.clone_from(&source.spans);
+        self.pool.clone_from(&source.pool);
+        self.dead = source.dead;
         self.edits = source.edits;
     }
+}
+
+/// A position in the child-list buffer, which holds fewer entries than
+/// 2^32 (at most twice the linked entities, which a world counts in 32
+/// bits, before it is compacted).
+fn at(n: usize) -> u32 {
+    u32::try_from(n).expect("the child lists hold fewer than 2^32 entries")
 }
 
 impl Hierarchy {
     /// No links: what a world starts with.
     pub const fn new() -> Self {
         Hierarchy {
-            nodes: Vec::new(),
+            parents: Vec::new(),
+            spans: Vec::new(),
+            pool: Vec::new(),
+            dead: 0,
             edits: 0,
         }
     }
@@ -78,37 +92,55 @@ impl Hierarchy {
     }
 
     pub fn parent(&self, index: EntityIndex) -> Option<EntityIndex> {
-        let parent = self.nodes.get(index.index())?.parent;
+        let parent = *self.parents.get(index.index())?;
         (parent != NO_PARENT).then_some(parent)
     }
 
     pub fn children(&self, index: EntityIndex) -> &[EntityIndex] {
-        self.nodes.get(index.index()).map_or(&[], |n| &n.children)
+        self.spans
+            .get(index.index())
+            .map_or(&[], |span| &self.pool[span.range()])
     }
 
-    fn node_mut(&mut self, index: EntityIndex) -> &mut Node {
-        let i = index.index();
-        if self.nodes.len() <= i {
-            self.nodes.resize_with(i + 1, Node::default);
+    /// Makes room for slots below `slots`.
+    fn grow(&mut self, slots: usize) {
+        if self.parents.len() < slots {
+            self.parents.resize(slots, NO_PARENT);
+            self.spans.resize(slots, Span::default());
         }
-        &mut self.nodes[i]
     }
 
     /// Unlinks `child` from its parent, if any.
     pub fn detach(&mut self, child: EntityIndex) {
-        if let Some(parent) = self.parent(child) {
-            self.edits += 1;
-            let siblings = &mut self.node_mut(parent).children;
-            // Despawning a subtree detaches children last first, so the
-            // common case is the last child: constant time, where a scan
-            // would make despawning a wide parent quadratic.
-            if siblings.last() == Some(&child) {
-                siblings.pop();
-            } else if let Some(at) = siblings.iter().position(|&c| c == child) {
-                siblings.remove(at);
+        let Some(parent) = self.parent(child) else {
+            return;
+        };
+        self.edits += 1;
+        let span = &mut self.spans[parent.index()];
+        let siblings = &mut self.pool[span.range()];
+        // Despawning a subtree detaches children last first, so the
+        // common case is the last child: constant time, where a scan
+        // would make despawning a wide parent quadratic.
+        let found = match siblings.last() == Some(&child) {
+            true => true,
+            false => match siblings.iter().position(|&c| c == child) {
+                Some(at) => {
+                    siblings.copy_within(at + 1.., at);
+                    true
+                }
+                None => false,
+            },
+        };
+        if found {
+            span.len -= 1;
+            if span.len == 0 {
+                // An empty list gives its room back: parents come and go
+                // (a slot's next entity may never have children).
+                self.dead += span.cap as usize;
+                *span = Span::default();
             }
-            self.node_mut(child).parent = NO_PARENT;
         }
+        self.parents[child.index()] = NO_PARENT;
     }
 
     /// Links `child` under `parent`, last among its children; the caller has
@@ -116,30 +148,91 @@ impl Hierarchy {
     pub(crate) fn attach(&mut self, child: EntityIndex, parent: EntityIndex) {
         self.detach(child);
         self.edits += 1;
-        self.node_mut(child).parent = parent;
-        self.node_mut(parent).children.push(child);
+        self.grow(child.index().max(parent.index()) + 1);
+        self.parents[child.index()] = parent;
+        let span = self.room_for_one(parent.index());
+        self.pool[(span.start + span.len) as usize] = child;
+        self.spans[parent.index()].len += 1;
+    }
+
+    /// The span of `parent`'s children once it has room for one more: at
+    /// the end of the buffer it grows in place, elsewhere it moves there
+    /// with twice the room.
+    fn room_for_one(&mut self, parent: usize) -> Span {
+        let span = self.spans[parent];
+        if span.len < span.cap {
+            return span;
+        }
+        let cap = at((span.cap as usize * 2).max(4));
+        if span.start as usize + span.cap as usize == self.pool.len() && span.cap > 0 {
+            self.pool
+                .resize(span.start as usize + cap as usize, NO_PARENT);
+        } else {
+            self.compact_if_sparse();
+            let span = self.spans[parent];
+            let start = self.pool.len();
+            self.pool.extend_from_within(span.range());
+            self.pool.resize(start + cap as usize, NO_PARENT);
+            self.dead += span.cap as usize;
+            self.spans[parent].start = at(start);
+        }
+        self.spans[parent].cap = cap;
+        self.spans[parent]
+    }
+
+    /// Packs the lists together, without room to spare, once the entries
+    /// no list holds are half the buffer (amortised: as many entries were
+    /// written since the last packing).
+    fn compact_if_sparse(&mut self) {
+        if self.dead < 64 || self.dead * 2 < self.pool.len() {
+            return;
+        }
+        let mut pool = Vec::with_capacity(self.pool.len() - self.dead);
+        for span in &mut self.spans {
+            let start = at(pool.len());
+            pool.extend_from_slice(&self.pool[span.range()]);
+            *span = Span {
+                start,
+                len: span.len,
+                cap: span.len,
+            };
+        }
+        self.pool = pool;
+        self.dead = 0;
+    }
+
+    /// Room for `children` more links, made at once (a load knows them).
+    pub(crate) fn reserve(&mut self, slots: usize, children: usize) {
+        self.grow(slots);
+        self.pool.reserve(children);
     }
 
     /// Links fresh entities: each of `children` (none linked yet) under
-    /// `parent` (which has none yet), in order, `children` becoming the
-    /// parent's list (no copy). For loads, which link whole trees at a
-    /// time.
+    /// `parent` (which has none yet), in order. For loads and tree spawns,
+    /// which link whole trees at a time.
     pub(crate) fn link_fresh(
         &mut self,
         parent: EntityIndex,
-        children: Vec<EntityIndex>,
+        children: &[EntityIndex],
         slots: usize,
     ) {
-        if self.nodes.len() < slots {
-            self.nodes.resize_with(slots, Node::default);
-        }
+        self.grow(slots);
         self.edits += 1;
-        for &child in &children {
-            self.nodes[child.index()].parent = parent;
+        self.compact_if_sparse();
+        for &child in children {
+            self.parents[child.index()] = parent;
         }
-        let list = &mut self.nodes[parent.index()].children;
-        debug_assert!(list.is_empty(), "a fresh parent");
-        *list = children;
+        let span = &mut self.spans[parent.index()];
+        debug_assert_eq!(span.len, 0, "a fresh parent");
+        self.dead += span.cap as usize;
+        let start = at(self.pool.len());
+        let len = at(children.len());
+        *span = Span {
+            start,
+            len,
+            cap: len,
+        };
+        self.pool.extend_from_slice(children);
     }
 
     /// `index` and its descendants, depth-first, parents before children,
@@ -331,5 +424,114 @@ impl EntityMut<'_> {
     /// ```
     pub fn children(&self) -> Vec<EntityId> {
         self.as_ref().children().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lists as plain vectors, by slot: what the buffer must agree with.
+    struct Model {
+        parents: Vec<Option<usize>>,
+        children: Vec<Vec<usize>>,
+    }
+
+    impl Model {
+        fn detach(&mut self, child: usize) {
+            if let Some(parent) = self.parents[child].take() {
+                self.children[parent].retain(|&c| c != child);
+            }
+        }
+
+        fn agrees(&self, links: &Hierarchy) {
+            for slot in 0..self.parents.len() {
+                let index = EntityIndex(slot as u32);
+                let parent = links.parent(index).map(EntityIndex::index);
+                assert_eq!(parent, self.parents[slot], "parent of {slot}");
+                let children: Vec<usize> =
+                    links.children(index).iter().map(|c| c.index()).collect();
+                assert_eq!(children, self.children[slot], "children of {slot}");
+            }
+        }
+    }
+
+    #[test]
+    fn child_lists_in_one_buffer_agree_with_lists_of_their_own() {
+        const SLOTS: usize = 200;
+        let mut model = Model {
+            parents: vec![None; SLOTS],
+            children: vec![Vec::new(); SLOTS],
+        };
+        let mut links = Hierarchy::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut snapshot = Hierarchy::new();
+        for step in 0..20_000 {
+            let (a, b) = (next(SLOTS), next(SLOTS));
+            match next(10) {
+                // Most links go to a few parents, so lists outgrow their
+                // room and move, and the room they leave is reclaimed.
+                0..=5 if a != b % 20 => {
+                    let parent = b % 20;
+                    links.attach(EntityIndex(a as u32), EntityIndex(parent as u32));
+                    model.detach(a);
+                    model.parents[a] = Some(parent);
+                    model.children[parent].push(a);
+                }
+                6..=8 => {
+                    links.detach(EntityIndex(a as u32));
+                    model.detach(a);
+                }
+                9 if model.children[a].is_empty() => {
+                    let fresh: Vec<usize> = (0..SLOTS)
+                        .filter(|&c| c != a && model.parents[c].is_none())
+                        .take(next(6))
+                        .collect();
+                    let indices: Vec<EntityIndex> =
+                        fresh.iter().map(|&c| EntityIndex(c as u32)).collect();
+                    links.link_fresh(EntityIndex(a as u32), &indices, SLOTS);
+                    for &c in &fresh {
+                        model.parents[c] = Some(a);
+                    }
+                    model.children[a] = fresh;
+                }
+                _ => {}
+            }
+            if step % 97 == 0 {
+                model.agrees(&links);
+                snapshot.clone_from(&links);
+            }
+        }
+        // Whole families moving from parent to parent: each list grows
+        // by moving, then empties, so the buffer is packed again.
+        for round in 0..40 {
+            let parent = 150 + round % 50;
+            for child in 0..100 {
+                links.attach(EntityIndex(child as u32), EntityIndex(parent as u32));
+                model.detach(child);
+                model.parents[child] = Some(parent);
+                model.children[parent].push(child);
+            }
+            model.agrees(&links);
+        }
+        model.agrees(&links);
+        model.agrees(&links.clone());
+        // Lists keep the room they grew to (as a `Vec` keeps its
+        // capacity); the room a moved list left is reclaimed.
+        let room: usize = links.spans.iter().map(|s| s.cap as usize).sum();
+        assert_eq!(links.pool.len(), room + links.dead);
+        assert!(
+            links.dead <= 2 * room + 64,
+            "{} entries left behind beside {room} in lists",
+            links.dead
+        );
+        links.clone_from(&snapshot);
+        assert_eq!(links.pool.len(), snapshot.pool.len());
     }
 }

@@ -35,6 +35,69 @@ impl PreparedEntity {
     }
 }
 
+/// Each entity's children, by saved id, in one buffer (a load reads them
+/// entity by entity): no list is an allocation of its own.
+#[derive(Default)]
+pub(crate) struct ChildLists {
+    ids: Vec<u32>,
+    /// By entity: where its children start in `ids`, and how many.
+    spans: Vec<(usize, usize)>,
+}
+
+impl ChildLists {
+    /// Room for `entities` more lists.
+    pub fn reserve(&mut self, entities: usize) {
+        self.spans.reserve(entities);
+    }
+
+    /// Starts the next entity's list (empty until [`ChildLists::push`]).
+    pub fn open(&mut self) {
+        self.spans.push((self.ids.len(), 0));
+    }
+
+    /// Room for `more` children of the entity opened last.
+    pub fn reserve_children(&mut self, more: usize) {
+        self.ids.reserve(more);
+    }
+
+    /// Adds a child to the list opened last.
+    pub fn push(&mut self, child: u32) {
+        self.ids.push(child);
+        if let Some(span) = self.spans.last_mut() {
+            span.1 += 1;
+        }
+    }
+
+    /// How many children the list opened last has.
+    pub fn last_len(&self) -> usize {
+        self.spans.last().map_or(0, |span| span.1)
+    }
+
+    /// How many children all the lists hold.
+    pub fn total(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether no entity has a child.
+    pub fn no_links(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The children of entity `i` (none past the last list).
+    pub fn of(&self, i: usize) -> &[u32] {
+        self.spans
+            .get(i)
+            .map_or(&[], |&(start, len)| &self.ids[start..start + len])
+    }
+
+    /// Every entity's children, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        self.spans
+            .iter()
+            .map(|&(start, len)| &self.ids[start..start + len])
+    }
+}
+
 /// Spawns `prepared`, a tree listed parents first, its root first
 /// (checked by the caller against the single rule): every component
 /// first, then the requirements they lack, then the attach and enable
@@ -77,7 +140,7 @@ pub(crate) fn spawn_prepared(
 pub(crate) fn finish_loaded(
     world: &mut World,
     entities: &[LoadedEntity],
-    children: Vec<Vec<u32>>,
+    children: &ChildLists,
     tree_order: &[u32],
     name_order: Option<Vec<u32>>,
 ) -> Vec<EntityId> {
@@ -86,20 +149,20 @@ pub(crate) fn finish_loaded(
         .collect();
     let slots = created.len();
     let mut linking = false;
-    for (parent, list) in children.into_iter().enumerate() {
+    // One list for every parent's children: the hierarchy copies them.
+    let mut linked: Vec<EntityIndex> = Vec::new();
+    for (parent, list) in children.iter().enumerate() {
         if list.is_empty() {
             continue;
         }
         if !std::mem::replace(&mut linking, true) {
             world.reserve_parent_links(slots);
+            hierarchy_mut(world).reserve(slots, children.total());
         }
-        // Same size and alignment: collected in place, the file's list
-        // becomes the parent's without a new allocation.
-        let linked: Vec<EntityIndex> = (list.into_iter())
-            .map(|child| created[child as usize].index)
-            .collect();
+        linked.clear();
+        linked.extend(list.iter().map(|&child| created[child as usize].index));
         world.set_parent_links(&linked, created[parent].index);
-        hierarchy_mut(world).link_fresh(created[parent].index, linked, slots);
+        hierarchy_mut(world).link_fresh(created[parent].index, &linked, slots);
     }
     // Room for every name at once: thousands of entities share a few
     // names, and growing each list entity by entity dominated naming.

@@ -9,6 +9,7 @@ use crate::component::ops::{BoxedComponent, ComponentOps};
 use crate::data::codec::{deserialize_fns, serialize_fns, DeserializeFns, Stored};
 use crate::data::refs::{self, with_context, IdMap, RefContext};
 use crate::entity::TypeIdx;
+use crate::scene::spawn::ChildLists;
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::Error;
@@ -27,7 +28,7 @@ pub(super) struct File<'a> {
     pub(super) name_order: Option<Vec<u64>>,
     pub(super) entities: Vec<LoadedEntity>,
     /// Children by saved id, per entity.
-    pub(super) children: Vec<Vec<u32>>,
+    pub(super) children: ChildLists,
     /// The largest saved id read so far and where (built into a path only
     /// if it is out of range), for the reference check.
     max_ref: Option<MaxRef<'a>>,
@@ -72,7 +73,7 @@ impl<'a> File<'a> {
             resources: Vec::new(),
             name_order: None,
             entities: Vec::new(),
-            children: Vec::new(),
+            children: ChildLists::default(),
             max_ref: None,
             value_path,
             json,
@@ -159,7 +160,7 @@ impl<'a> File<'a> {
     pub(super) fn build(self, mut world: World) -> Result<Loaded, Error> {
         // A world without links (the common save) has nothing to check,
         // and its tree order is file order.
-        let tree_order = match self.children.iter().all(Vec::is_empty) {
+        let tree_order = match self.children.no_links() {
             true => (0..self.entities.len() as u32).collect(),
             false => self.tree_order(&self.check_children()?)?,
         };
@@ -171,7 +172,7 @@ impl<'a> File<'a> {
         let ids = crate::scene::spawn::finish_loaded(
             &mut world,
             &self.entities,
-            self.children,
+            &self.children,
             &tree_order,
             name_order,
         );
@@ -221,7 +222,7 @@ impl<'a> File<'a> {
             .collect();
         while let Some(i) = stack.pop() {
             tree_order.push(i);
-            stack.extend(self.children[i as usize].iter().rev());
+            stack.extend(self.children.of(i as usize).iter().rev());
         }
         if tree_order.len() != n {
             let mut reached = vec![false; n];

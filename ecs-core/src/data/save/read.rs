@@ -4,6 +4,7 @@
 //! by `components.rs`.
 
 use crate::entity::EntityIndex;
+use crate::scene::spawn::ChildLists;
 use crate::world::prepared::LoadedEntity;
 use crate::world::World;
 use crate::{Error, DEFAULT_LAYERS};
@@ -185,7 +186,7 @@ fn read_entity<'a, D: Decode<'a>>(
     let at = |key: &str, message: &str| bad(format!("entities[{i}].{key}"), message);
     dec.begin_entity(i)?;
     let mut entity = LoadedEntity::default();
-    let mut children = Vec::new();
+    file.children.open();
     let mut spawned = false;
     // Whether a flag or the layers came after the components.
     let mut late = false;
@@ -214,7 +215,7 @@ fn read_entity<'a, D: Decode<'a>>(
                 (entity.enabled, entity.killed) = (enabled, killed);
                 (entity.layers, late) = (layer_mask(layers, i)?, spawned);
             }
-            EntityField::Children => read_children(dec, i, &mut children)?,
+            EntityField::Children => read_children(dec, i, &mut file.children)?,
             EntityField::Components if spawned => return Err(at("components", "listed twice")),
             EntityField::Components => {
                 reader.read(world, dec, file, i, &mut entity)?;
@@ -228,7 +229,6 @@ fn read_entity<'a, D: Decode<'a>>(
         world.set_loaded_state(EntityIndex::from_index(i), &entity);
     }
     file.entities.push(entity);
-    file.children.push(children);
     Ok(())
 }
 
@@ -246,13 +246,13 @@ fn layer_mask(layers: u64, i: usize) -> Result<Option<u32>, Error> {
 fn read_children<'a, D: Decode<'a>>(
     dec: &mut D,
     i: usize,
-    children: &mut Vec<u32>,
+    children: &mut ChildLists,
 ) -> Result<(), Error> {
     let at = || format!("entities[{i}].children");
     let mut seq = dec.begin_list(List::Children).map_err(|m| bad(at(), m))?;
-    children.reserve(dec.room(&seq));
+    children.reserve_children(dec.room(&seq));
     while dec.next_item(&mut seq).map_err(|m| bad(at(), m))? {
-        let k = children.len();
+        let k = children.last_len();
         let wrong = || {
             bad(
                 format!("entities[{i}].children[{k}]"),
