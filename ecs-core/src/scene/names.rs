@@ -6,7 +6,6 @@ use crate::entity::EntityIndex;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
 
 use crate::{EntityId, EntityMut};
 
@@ -17,13 +16,24 @@ use crate::{EntityId, EntityMut};
 /// That order only grows, so a list kept sorted by appending does; removal
 /// leaves a tombstone, swept once tombstones outnumber live entries, so
 /// naming, renaming and despawning stay cheap with thousands of "crate"s.
+///
+/// The names' text lives in one string, each name at its span: a load of
+/// 10k distinct names makes no allocation per name, and a snapshot copies
+/// the text in one piece. A forgotten name's bytes are reclaimed once they
+/// are half the string.
 #[derive(Default, Debug)]
 pub(crate) struct Names {
     /// By slot: the name's index in `names` and the order it was given in.
     /// Grown only when a name is given, so unnamed worlds pay nothing.
     by_slot: Vec<Option<(u32, u64)>>,
     names: Vec<NameSlots>,
-    index: HashMap<Arc<str>, u32, BuildHasherDefault<Fnv>>,
+    /// Every name's text, one after another.
+    text: String,
+    /// How many bytes of `text` no name holds.
+    dead_text: usize,
+    /// Ids by their text's hash; names whose hashes are equal chain
+    /// through [`NameSlots::same_hash`].
+    index: HashMap<u64, u32, BuildHasherDefault<Fnv>>,
     /// Ids of forgotten names, reused first.
     free: Vec<u32>,
     next: u64,
@@ -32,9 +42,15 @@ pub(crate) struct Names {
     edits: u64,
 }
 
+/// No name: the end of a chain of names with one hash.
+const NO_NAME: u32 = u32::MAX;
+
 #[derive(Debug)]
 struct NameSlots {
-    text: Arc<str>,
+    /// Where the text is in [`Names::text`]: from, to.
+    text: (usize, usize),
+    /// The next name whose text hashes alike, or [`NO_NAME`].
+    same_hash: u32,
     /// `(order, slot)`, sorted by order; `slot == GONE` marks a removal.
     entries: Carriers,
     /// Every entry before this one is a removal: where a walk starts, so
@@ -44,11 +60,34 @@ struct NameSlots {
     live: usize,
 }
 
+impl Clone for NameSlots {
+    fn clone(&self) -> Self {
+        NameSlots {
+            text: self.text,
+            same_hash: self.same_hash,
+            entries: self.entries.clone(),
+            head: self.head,
+            live: self.live,
+        }
+    }
+
+    /// Keeps this one's list of carriers (see [`Carriers::clone_from`]).
+    fn clone_from(&mut self, source: &Self) {
+        self.text = source.text;
+        self.same_hash = source.same_hash;
+        self.entries.clone_from(&source.entries);
+        self.head = source.head;
+        self.live = source.live;
+    }
+}
+
 impl Clone for Names {
     fn clone(&self) -> Self {
         Names {
             by_slot: self.by_slot.clone(),
             names: self.names.clone(),
+            text: self.text.clone(),
+            dead_text: self.dead_text,
             index: self.index.clone(),
             free: self.free.clone(),
             next: self.next,
@@ -62,37 +101,20 @@ impl Clone for Names {
     fn clone_from(&mut self, source: &Self) {
         self.by_slot.clone_from(&source.by_slot);
         self.names.clone_from(&source.names);
+        self.text.clone_from(&source.text);
+        self.dead_text = source.dead_text;
         if self.index.capacity() >= source.index.len() {
-            // Refilled in place: the text is shared, so nothing is
-            // allocated (the map's own `clone_from` reallocates unless both
-            // have the same number of buckets).
+            // Refilled in place (the map's own `clone_from` reallocates
+            // unless both have the same number of buckets).
             self.index.clear();
-            let entries = source.index.iter().map(|(k, v)| (Arc::clone(k), *v));
-            self.index.extend(entries);
+            self.index
+                .extend(source.index.iter().map(|(&k, &v)| (k, v)));
         } else {
             self.index.clone_from(&source.index);
         }
         self.free.clone_from(&source.free);
         self.next = source.next;
         self.edits = source.edits;
-    }
-}
-
-impl Clone for NameSlots {
-    fn clone(&self) -> Self {
-        NameSlots {
-            text: Arc::clone(&self.text),
-            entries: self.entries.clone(),
-            head: self.head,
-            live: self.live,
-        }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.text = Arc::clone(&source.text);
-        self.entries.clone_from(&source.entries);
-        self.head = source.head;
-        self.live = source.live;
     }
 }
 
@@ -241,6 +263,8 @@ impl Names {
         Names {
             by_slot: Vec::new(),
             names: Vec::new(),
+            text: String::new(),
+            dead_text: 0,
             index: HashMap::with_hasher(BuildHasherDefault::new()),
             free: Vec::new(),
             next: 0,
@@ -272,7 +296,25 @@ impl Names {
 
     pub fn get(&self, index: EntityIndex) -> Option<&str> {
         let (name, _) = (*self.by_slot.get(index.index())?)?;
-        Some(&self.names[name as usize].text)
+        Some(self.text_of(name))
+    }
+
+    /// The text of the name with id `id`.
+    fn text_of(&self, id: u32) -> &str {
+        let (from, to) = self.names[id as usize].text;
+        &self.text[from..to]
+    }
+
+    /// The id of `name` (hashed to `hash`), if interned.
+    fn find(&self, name: &str, hash: u64) -> Option<u32> {
+        let mut id = *self.index.get(&hash)?;
+        while self.text_of(id) != name {
+            id = self.names[id as usize].same_hash;
+            if id == NO_NAME {
+                return None;
+            }
+        }
+        Some(id)
     }
 
     /// Gives slot `index` the name, or none; a renamed entity goes to the
@@ -286,10 +328,9 @@ impl Names {
             if slots.live == 0 {
                 // Only ids of names some slot carries are held anywhere, so
                 // the last carrier gone, the id is free.
-                self.index.remove(&slots.text);
                 slots.entries = Carriers::default();
                 slots.head = 0;
-                self.free.push(old);
+                self.forget(old);
             }
         }
         if let Some(name) = name {
@@ -298,36 +339,93 @@ impl Names {
         }
     }
 
+    /// Takes the name `id` out of the index and its text out of use.
+    fn forget(&mut self, id: u32) {
+        let hash = hash_of(self.text_of(id));
+        let next = self.names[id as usize].same_hash;
+        match self.index.get(&hash) {
+            Some(&first) if first == id => match next {
+                NO_NAME => drop(self.index.remove(&hash)),
+                next => drop(self.index.insert(hash, next)),
+            },
+            Some(&first) => {
+                let mut at = first;
+                while self.names[at as usize].same_hash != id {
+                    at = self.names[at as usize].same_hash;
+                }
+                self.names[at as usize].same_hash = next;
+            }
+            None => debug_assert!(false, "an interned name is in the index"),
+        }
+        let (from, to) = std::mem::take(&mut self.names[id as usize].text);
+        self.dead_text += to - from;
+        self.free.push(id);
+        self.pack_text_if_sparse();
+    }
+
+    /// Writes the text of the names in use again, one after another, once
+    /// the bytes no name holds are half the text (amortised: as many
+    /// bytes were written since it was last packed).
+    fn pack_text_if_sparse(&mut self) {
+        if self.dead_text < 4096 || self.dead_text * 2 < self.text.len() {
+            return;
+        }
+        let mut text = String::with_capacity(self.text.len() - self.dead_text);
+        for slots in &mut self.names {
+            let (from, to) = slots.text;
+            let start = text.len();
+            text.push_str(&self.text[from..to]);
+            slots.text = (start, text.len());
+        }
+        self.text = text;
+        self.dead_text = 0;
+    }
+
     /// The id of `name`, added if new; for giving one name to many slots.
     pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.index.get(name) {
-            return id;
+        let hash = hash_of(name);
+        match self.find(name, hash) {
+            Some(id) => id,
+            None => self.intern_listed_hashed(name, hash),
         }
-        let text: Arc<str> = Arc::from(name);
-        let id = self.add(Arc::clone(&text));
-        self.index.insert(text, id);
-        id
     }
 
     /// [`Names::intern`] for a name that is most likely new, as each of a
     /// file's listed names is: looked up once, not twice.
     pub fn intern_listed(&mut self, name: &str) -> u32 {
-        let text: Arc<str> = Arc::from(name);
-        let Names {
-            index, names, free, ..
-        } = self;
-        match index.entry(text) {
-            Entry::Occupied(known) => *known.get(),
-            Entry::Vacant(new) => {
-                let id = add_to(names, free, Arc::clone(new.key()));
-                *new.insert(id)
-            }
-        }
+        self.intern_listed_hashed(name, hash_of(name))
     }
 
-    /// A new id for the name `text`, no slot carrying it yet.
-    fn add(&mut self, text: Arc<str>) -> u32 {
-        add_to(&mut self.names, &mut self.free, text)
+    fn intern_listed_hashed(&mut self, name: &str, hash: u64) -> u32 {
+        let Names {
+            index,
+            names,
+            free,
+            text,
+            ..
+        } = self;
+        let same_hash = match index.entry(hash) {
+            Entry::Vacant(new) => {
+                let id = add_to(names, free, text, name, NO_NAME);
+                return *new.insert(id);
+            }
+            Entry::Occupied(known) => known,
+        };
+        let mut at = *same_hash.get();
+        loop {
+            let (from, to) = names[at as usize].text;
+            if &text[from..to] == name {
+                return at;
+            }
+            at = names[at as usize].same_hash;
+            if at == NO_NAME {
+                break;
+            }
+        }
+        let mut same_hash = same_hash;
+        let id = add_to(names, free, text, name, *same_hash.get());
+        *same_hash.get_mut() = id;
+        id
     }
 
     /// Makes room for `additional` more distinct names (a load that lists
@@ -394,17 +492,27 @@ impl Names {
 
     /// The slots named `name`, in the order they got the name.
     pub fn slots(&self, name: &str) -> impl Iterator<Item = EntityIndex> + '_ {
-        self.index
-            .get(name)
+        self.find(name, hash_of(name))
             .into_iter()
-            .flat_map(|&id| self.names[id as usize].slots())
+            .flat_map(|id| self.names[id as usize].slots())
     }
 }
 
-/// [`Names::add`] on the store's parts, for a caller holding its index.
-fn add_to(names: &mut Vec<NameSlots>, free: &mut Vec<u32>, text: Arc<str>) -> u32 {
+/// A new id for the name `name`, no slot carrying it yet, its text added
+/// to `text` and chained before `same_hash`; on the store's parts, for a
+/// caller holding its index.
+fn add_to(
+    names: &mut Vec<NameSlots>,
+    free: &mut Vec<u32>,
+    text: &mut String,
+    name: &str,
+    same_hash: u32,
+) -> u32 {
+    let start = text.len();
+    text.push_str(name);
     let slots = NameSlots {
-        text,
+        text: (start, text.len()),
+        same_hash,
         entries: Carriers::default(),
         head: 0,
         live: 0,
@@ -416,9 +524,23 @@ fn add_to(names: &mut Vec<NameSlots>, free: &mut Vec<u32>, text: Arc<str>) -> u3
         }
         None => {
             names.push(slots);
-            u32::try_from(names.len() - 1).expect("fewer than 2^32 distinct names")
+            let id = u32::try_from(names.len() - 1)
+                .ok()
+                .filter(|&id| id != NO_NAME);
+            id.expect("fewer than 2^32 - 1 distinct names")
         }
     }
+}
+
+/// The hash a name is indexed by.
+fn hash_of(name: &str) -> u64 {
+    let mut hasher = Fnv::default();
+    hasher.write(name.as_bytes());
+    let hash = hasher.finish();
+    // Tests keep few bits, so that names share hashes and chain.
+    #[cfg(test)]
+    let hash = hash & tests::HASH_BITS.with(std::cell::Cell::get);
+    hash
 }
 
 impl EntityMut<'_> {
@@ -444,6 +566,68 @@ impl EntityMut<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// The bits of a name's hash the index keeps.
+        pub(super) static HASH_BITS: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+    }
+
+    #[test]
+    fn names_sharing_a_hash_and_text_reclaimed_agree_with_a_plain_map() {
+        HASH_BITS.with(|bits| bits.set(0b111));
+        const SLOTS: usize = 300;
+        let pool: Vec<String> = (0..200)
+            .map(|k| format!("name-{k}-{}", "x".repeat(k % 40)))
+            .collect();
+        let mut names = Names::new();
+        // By slot, its name's position in `pool`; by name, its carriers in
+        // the order they got it.
+        let mut model: Vec<Option<usize>> = vec![None; SLOTS];
+        let mut carriers: Vec<Vec<usize>> = vec![Vec::new(); pool.len()];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut copy = Names::new();
+        for step in 0..30_000 {
+            let slot = next(SLOTS);
+            let name = (next(4) != 0).then(|| next(pool.len()));
+            names.set(EntityIndex(slot as u32), name.map(|k| pool[k].as_str()));
+            if let Some(old) = model[slot].take() {
+                carriers[old].retain(|&s| s != slot);
+            }
+            if let Some(k) = name {
+                carriers[k].push(slot);
+            }
+            model[slot] = name;
+            if step % 499 == 0 {
+                copy.clone_from(&names);
+                for (k, text) in pool.iter().enumerate() {
+                    let found: Vec<usize> = copy.slots(text).map(|s| s.index()).collect();
+                    assert_eq!(found, carriers[k], "carriers of {text}");
+                }
+            }
+        }
+        for (slot, name) in model.iter().enumerate() {
+            let expected = name.map(|k| pool[k].as_str());
+            assert_eq!(names.get(EntityIndex(slot as u32)), expected, "slot {slot}");
+        }
+        assert_eq!(names.slots("name-never-given").count(), 0);
+        // Forgotten names' bytes do not pile up.
+        let live: usize = (0..pool.len())
+            .filter(|&k| !carriers[k].is_empty())
+            .map(|k| pool[k].len())
+            .sum();
+        assert!(
+            names.text.len() <= 2 * live + 8192,
+            "{} bytes of text for {live} in use",
+            names.text.len()
+        );
+        HASH_BITS.with(|bits| bits.set(u64::MAX));
+    }
 
     #[test]
     fn names_no_entity_carries_are_forgotten_and_their_ids_reused() {
