@@ -11,6 +11,7 @@
 #   PROFILE=all benches-peers/run.sh       # default, cgu1, thin, fat in turn, one report
 #   benches-peers/run.sh --frame           # only the frame rows' ids (report.py --frame-filter)
 #   PROFILE=all benches-peers/run.sh --frame
+#   ALIGN=64 benches-peers/run.sh --frame  # diagnostic: every loop aligned to 64 bytes
 #   benches-peers/run.sh simple_iter       # other args go to criterion (a filter regex,
 #                                          # --warm-up-time 0.5 --measurement-time 1, ...)
 #
@@ -24,10 +25,29 @@
 # reads them all. Every profile compiles everything (bevy_ecs included)
 # once, into its own target/<dir> (cgu1: target/release).
 #
+# ALIGN=N builds everything (the peers too) with every loop aligned to N
+# bytes, into its own target directory (target-alignN), and writes the
+# report there rather than beside this script: a diagnostic, not one of the
+# profiles the tables count. Where a build happens to put a hot loop (across
+# a 64-byte line or not) moved a probe's loop by 1.8x; aligned, that part of
+# the noise is gone (see README.md, "Reading the figures").
+#
 # The derive compile-cost probe is slow and separate: run compile_cost.sh
 # first and the report includes its table.
 set -euo pipefail
 cd "$(dirname "$0")"
+out=()
+if [ -n "${ALIGN:-}" ]; then
+    case "$ALIGN" in
+        '' | *[!0-9]*)
+            echo "run.sh: ALIGN=$ALIGN: expected a number of bytes (64)" >&2
+            exit 2
+            ;;
+    esac
+    export RUSTFLAGS="${RUSTFLAGS:-} -C llvm-args=-align-loops=$ALIGN"
+    export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target-align$ALIGN}"
+    out=(--out "$CARGO_TARGET_DIR")
+fi
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 # glibc returns a freed large block to the kernel or keeps it depending on
 # what was freed before (its mmap threshold adapts at run time), so whether a
@@ -82,4 +102,4 @@ if [ "$frame" = 0 ]; then
     cargo run --profile "$(cargo_profile "$report_profile")" --quiet --bin memory -- \
         "$target/peers-memory.json"
 fi
-python3 report.py --target "$target" --profile "$report_profile"
+python3 report.py --target "$target" --profile "$report_profile" ${out[@]+"${out[@]}"}
