@@ -118,20 +118,12 @@ impl Hierarchy {
         self.edits += 1;
         let span = &mut self.spans[parent.index()];
         let siblings = &mut self.pool[span.range()];
-        // Despawning a subtree detaches children last first, so the
-        // common case is the last child: constant time, where a scan
-        // would make despawning a wide parent quadratic.
-        let found = match siblings.last() == Some(&child) {
-            true => true,
-            false => match siblings.iter().position(|&c| c == child) {
-                Some(at) => {
-                    siblings.copy_within(at + 1.., at);
-                    true
-                }
-                None => false,
-            },
-        };
-        if found {
+        // Searched from the end: despawning a subtree detaches children
+        // last first, so the common case is the last child, constant time
+        // where a scan from the front would make despawning a wide parent
+        // quadratic.
+        if let Some(at) = siblings.iter().rposition(|&c| c == child) {
+            siblings.copy_within(at + 1.., at);
             span.len -= 1;
             if span.len == 0 {
                 // An empty list gives its room back: parents come and go
@@ -464,13 +456,7 @@ mod tests {
             children: vec![Vec::new(); SLOTS],
         };
         let mut links = Hierarchy::new();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::scene::numbers_below(0x2545_f491_4f6c_dd1du64);
         let mut snapshot = Hierarchy::new();
         for step in 0..20_000 {
             let (a, b) = (next(SLOTS), next(SLOTS));

@@ -307,14 +307,8 @@ impl Names {
 
     /// The id of `name` (hashed to `hash`), if interned.
     fn find(&self, name: &str, hash: u64) -> Option<u32> {
-        let mut id = *self.index.get(&hash)?;
-        while self.text_of(id) != name {
-            id = self.names[id as usize].same_hash;
-            if id == NO_NAME {
-                return None;
-            }
-        }
-        Some(id)
+        let first = *self.index.get(&hash)?;
+        in_chain(&self.names, &self.text, first, name)
     }
 
     /// Gives slot `index` the name, or none; a renamed entity goes to the
@@ -381,22 +375,9 @@ impl Names {
         self.dead_text = 0;
     }
 
-    /// The id of `name`, added if new; for giving one name to many slots.
+    /// The id of `name`, added if new: one lookup by its hash either way
+    /// (a load interns every name its file lists, most of them new).
     pub fn intern(&mut self, name: &str) -> u32 {
-        let hash = hash_of(name);
-        match self.find(name, hash) {
-            Some(id) => id,
-            None => self.intern_listed_hashed(name, hash),
-        }
-    }
-
-    /// [`Names::intern`] for a name that is most likely new, as each of a
-    /// file's listed names is: looked up once, not twice.
-    pub fn intern_listed(&mut self, name: &str) -> u32 {
-        self.intern_listed_hashed(name, hash_of(name))
-    }
-
-    fn intern_listed_hashed(&mut self, name: &str, hash: u64) -> u32 {
         let Names {
             index,
             names,
@@ -404,28 +385,17 @@ impl Names {
             text,
             ..
         } = self;
-        let same_hash = match index.entry(hash) {
-            Entry::Vacant(new) => {
-                let id = add_to(names, free, text, name, NO_NAME);
-                return *new.insert(id);
-            }
-            Entry::Occupied(known) => known,
-        };
-        let mut at = *same_hash.get();
-        loop {
-            let (from, to) = names[at as usize].text;
-            if &text[from..to] == name {
-                return at;
-            }
-            at = names[at as usize].same_hash;
-            if at == NO_NAME {
-                break;
+        match index.entry(hash_of(name)) {
+            Entry::Vacant(new) => *new.insert(add_to(names, free, text, name, NO_NAME)),
+            Entry::Occupied(mut chain) => {
+                if let Some(id) = in_chain(names, text, *chain.get(), name) {
+                    return id;
+                }
+                let id = add_to(names, free, text, name, *chain.get());
+                *chain.get_mut() = id;
+                id
             }
         }
-        let mut same_hash = same_hash;
-        let id = add_to(names, free, text, name, *same_hash.get());
-        *same_hash.get_mut() = id;
-        id
     }
 
     /// Makes room for `additional` more distinct names (a load that lists
@@ -532,6 +502,22 @@ fn add_to(
     }
 }
 
+/// The name `name` among the chain of names with one hash that starts at
+/// `first`, if it is there.
+fn in_chain(names: &[NameSlots], text: &str, first: u32, name: &str) -> Option<u32> {
+    let mut id = first;
+    loop {
+        let (from, to) = names[id as usize].text;
+        if &text[from..to] == name {
+            return Some(id);
+        }
+        id = names[id as usize].same_hash;
+        if id == NO_NAME {
+            return None;
+        }
+    }
+}
+
 /// The hash a name is indexed by.
 fn hash_of(name: &str) -> u64 {
     let mut hasher = Fnv::default();
@@ -584,13 +570,7 @@ mod tests {
         // the order they got it.
         let mut model: Vec<Option<usize>> = vec![None; SLOTS];
         let mut carriers: Vec<Vec<usize>> = vec![Vec::new(); pool.len()];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::scene::numbers_below(0x9e37_79b9_7f4a_7c15u64);
         let mut copy = Names::new();
         for step in 0..30_000 {
             let slot = next(SLOTS);
@@ -652,9 +632,9 @@ mod tests {
     #[test]
     fn names_keep_their_carriers_in_order_from_one_to_many_and_back() {
         let mut names = Names::default();
-        let id = names.intern_listed("crate");
+        let id = names.intern("crate");
         // A file listing a name twice gets one id for it.
-        assert_eq!(names.intern_listed("crate"), id);
+        assert_eq!(names.intern("crate"), id);
         assert_eq!(names.intern("crate"), id);
         names.reserve_all(&[1], 40);
         names.give(EntityIndex(5), id);

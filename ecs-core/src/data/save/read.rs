@@ -146,7 +146,7 @@ fn read_names<'a, D: Decode<'a>>(
     while dec.next_item(&mut seq).map_err(|m| bad("names", m))? {
         let path = || format!("names[{}]", reader.names.len());
         let name = dec.string("a name").map_err(|m| bad(path(), m))?;
-        reader.names.push(names.intern_listed(&name));
+        reader.names.push(names.intern(&name));
     }
     Ok(())
 }
