@@ -6,12 +6,12 @@
 //!
 //! - Saving writes an id as the saved id of the entity it names: its
 //!   position in the file. An id of no saved entity (despawned, or of
-//!   another world) is an [`Error::DanglingEntity`] naming where it was
+//!   another world) is an [`Error::DanglingEntity`](crate::Error::DanglingEntity) naming where it was
 //!   found, or `null` with [`Dangling::Null`] (an `Option<EntityId>` reads
 //!   it back as `None`).
 //! - Loading numbers entities in file order, so the entity at position `p`
 //!   is known before any component data is read; an id past the last
-//!   entity is an [`Error::UnknownEntity`], naming the type and the field
+//!   entity is an [`Error::UnknownEntity`](crate::Error::UnknownEntity), naming the type and the field
 //!   that holds it (found by reading that one value again, in a
 //!   [`RefContext::Seek`], once the load has failed).
 //! - A blueprint's data names the entities of its own tree by local id:
@@ -20,7 +20,7 @@
 //!   file: any serde data of the program's own), an id is written as it
 //!   is, `[bits, world]` ([`EntityId::to_bits`] and the world's tag), and
 //!   read back as it was written: the same id, which names the same entity
-//!   while it lives; a stale one is an [`Error::NoSuchEntity`] when used.
+//!   while it lives; a stale one is an [`Error::NoSuchEntity`](crate::Error::NoSuchEntity) when used.
 //!
 //! ```
 //! # use ecs_core::prelude::*;

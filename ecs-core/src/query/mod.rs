@@ -4,7 +4,7 @@
 //!
 //! By default a query skips disabled components (an entity whose matched
 //! component is disabled is left out; an `Option` term yields `None`) and
-//! disabled or killed entities, as [`World::update`] does;
+//! disabled or killed entities, as [`World::update`](crate::World::update) does;
 //! [`QueryMut::include_inactive`] visits them too.
 
 mod borrows;
@@ -14,7 +14,10 @@ mod iter;
 mod one;
 mod par;
 mod plan;
+mod row_filter;
+mod rows;
 mod runs;
+mod source;
 mod term;
 mod up;
 
@@ -29,8 +32,9 @@ use crate::entity::Entities;
 use crate::table::Storage;
 use crate::table::{ChangeKind, Tick};
 use crate::Component;
-use iter::{Source, Walk};
+use iter::Walk;
 use plan::{Filters, Watch};
+use source::Source;
 
 pub(crate) use cache::PlanCache;
 pub(crate) use one::{one, one_mut};

@@ -3,8 +3,8 @@
 use crate::entity::Entities;
 use crate::entity::SegId;
 use crate::query::data::QueryData;
-use crate::query::iter::{Reads, Source};
 use crate::query::plan::{up_places, Place, Plan};
+use crate::query::source::{Reads, Source};
 use crate::query::{check_conflicts, ReadOnlyQueryData};
 use crate::table::Storage;
 use crate::{EntityId, Error, Via};

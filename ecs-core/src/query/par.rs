@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use crate::query::data::QueryData;
-use crate::query::iter::TableRows;
+use crate::query::rows::TableRows;
 use crate::query::QueryMut;
 
 /// Rows visited on the calling thread first, at most, to measure what one

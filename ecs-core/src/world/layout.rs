@@ -1,6 +1,6 @@
 //! The world's view of where an entity's components are: its slot names a
 //! table and a row, the table's layout names the components. Structural
-//! moves themselves belong to [`Storage`](crate::table::Storage); these
+//! moves themselves belong to [`Storage`]; these
 //! wrappers pair them with the entity table.
 
 use crate::entity::{CompRef, Entities, EntityIndex, EntitySlot, TableId, TypeIdx};

@@ -1,4 +1,4 @@
-//! Signposts on [`EntityRef`]: the writing methods of [`EntityMut`] that
+//! Signposts on [`EntityRef`]: the writing methods of [`EntityMut`](crate::EntityMut) that
 //! users reach for on the read-only handle. Each exists only so that the
 //! call is a compile error naming the fix (`world.entity_mut(id)?`)
 //! instead of rustc's "no method named `get_mut`", which suggests `get`

@@ -5,7 +5,7 @@
 //! between, for plain data (numbers, strings, bytes, options, sequences
 //! and maps of known length, structs, tuples, unit variants). Anything
 //! else (other enum variants, extensions, 128-bit integers, unknown
-//! lengths) and every error stop it, and [`write`] writes the value again
+//! lengths) and every error stop it, and [`write()`] writes the value again
 //! with `rmp-serde`, over what the fast writer left: a file holds the same
 //! bytes as before, and a failure is `rmp-serde`'s.
 

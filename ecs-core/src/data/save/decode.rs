@@ -13,7 +13,7 @@ use crate::table::tables::Place;
 use crate::world::World;
 use crate::Error;
 
-/// One format's reading. [`read`] asks for the pieces of a saved world in
+/// One format's reading. [`read`](super::read::read) asks for the pieces of a saved world in
 /// the order the file holds them ([`Decode::next_part`]); a decoder
 /// decodes and nothing else. Most pieces fail with a message, placed by
 /// the reader at the path it is reading; pieces whose paths are the

@@ -7,7 +7,7 @@
 //! holds ([`plan`]) once and hands each piece to a format's
 //! [`Encode`](write::Encode); [`read`](read::read) walks a file's parts in
 //! the order the file gives them, asking a format's
-//! [`Decode`](read::Decode) for each piece, reads each entity's components
+//! [`Decode`](decode::Decode) for each piece, reads each entity's components
 //! straight into their columns ([`components`]) and gathers a
 //! [`File`](file::File), which is checked and built into the world. A
 //! format (`json`, `binary`) only encodes and decodes: a new one is one

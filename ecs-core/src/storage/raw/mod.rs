@@ -168,7 +168,7 @@ impl ErasedType {
     ///
     /// # Panics
     /// At compile time when used in a constant: the chain would be deeper
-    /// than [`MAX_DEPTH`], or the parent would not fit at `offset`.
+    /// than `MAX_DEPTH`, or the parent would not fit at `offset`.
     ///
     /// # Safety
     /// Every `T` holds a field of type `P` at byte `offset` (what

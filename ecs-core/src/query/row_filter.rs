@@ -1,0 +1,129 @@
+//! Which rows of a table a walk hands out: those that pass its change
+//! filters, and, for a writing query, those whose entity and required
+//! components are active (only the rows handed out are marked changed).
+
+use std::ops::Range;
+
+use crate::entity::{Entities, SegId};
+use crate::query::plan::{Place, Watch};
+use crate::query::runs::{changed_runs, refine, runs_where, TickLane};
+use crate::query::source::{is_required, Source};
+use crate::query::term::TermInfo;
+use crate::table::{Segment, Table};
+
+impl Source<'_> {
+    /// The runs of rows of a table with `rows` rows that pass the change
+    /// filters (`watch`: per filter, the segments whose components are-a
+    /// its type; `since`: per filter, its kind and tick). `None` when no
+    /// row does, read off each segment's latest tick first, so a table
+    /// with no change since is passed over without reading its rows.
+    pub(super) fn passing(
+        &self,
+        rows: usize,
+        watch: &[Vec<SegId>],
+        since: &[Watch],
+    ) -> Option<Vec<Range<usize>>> {
+        if watch
+            .iter()
+            .zip(since)
+            .any(|(segs, &watched)| self.changed(segs, watched).next().is_none())
+        {
+            return None;
+        }
+        let mut lanes = Vec::new();
+        for (filter, (segs, &(kind, tick))) in watch.iter().zip(since).enumerate() {
+            lanes.extend(self.changed(segs, (kind, tick)).map(|segment| TickLane {
+                filter,
+                ticks: segment.ticks(kind),
+                since: tick,
+            }));
+        }
+        let runs = changed_runs(rows, &lanes, since.len(), self.now);
+        (!runs.is_empty()).then_some(runs)
+    }
+
+    /// The rows of `table` that a writing query which skips disabled
+    /// components and inactive entities hands out, as runs (within `runs`
+    /// when the query has per-row filters); `runs` itself when no row is
+    /// skipped, and `None` when none is left. Marking only these keeps
+    /// change answers per entity: a row passed over is not changed.
+    #[inline(always)]
+    pub(super) fn handed_out(
+        &self,
+        table: &Table,
+        runs: Option<Vec<Range<usize>>>,
+        terms: &[TermInfo],
+        places: &[Place],
+        entities: &Entities,
+    ) -> Option<Option<Vec<Range<usize>>>> {
+        let skips = |i: usize| {
+            is_required(&terms[i])
+                && places[i]
+                    .and_then(|(seg, _)| self.peek(seg))
+                    .is_some_and(Segment::any_disabled)
+        };
+        let skipped = self.disabled_rows && (0..terms.len().min(places.len())).any(skips);
+        if !table.any_inactive() && !skipped {
+            return Some(runs);
+        }
+        self.active_rows(table, runs, terms, places, entities)
+    }
+
+    /// The segments a query's required terms read in one table.
+    fn required<'s>(
+        &'s self,
+        terms: &'s [TermInfo],
+        places: &'s [Place],
+    ) -> impl Iterator<Item = &'s Segment> + 's {
+        terms
+            .iter()
+            .zip(places)
+            .filter(|(term, _)| is_required(term))
+            .filter_map(|(_, place)| place.and_then(|(seg, _)| self.peek(seg)))
+    }
+
+    /// [`Source::handed_out`] for a table where some rows are skipped.
+    #[cold]
+    #[inline(never)]
+    fn active_rows(
+        &self,
+        table: &Table,
+        runs: Option<Vec<Range<usize>>>,
+        terms: &[TermInfo],
+        places: &[Place],
+        entities: &Entities,
+    ) -> Option<Option<Vec<Range<usize>>>> {
+        let disabled: Vec<&Segment> = self
+            .required(terms, places)
+            .filter(|segment| segment.any_disabled())
+            .collect();
+        let owners = table.owners();
+        let pass = |row: usize| {
+            entities.slot(owners[row]).is_active()
+                && disabled
+                    .iter()
+                    .all(|segment| segment.metas().get(row).is_some_and(|m| m.is_enabled()))
+        };
+        let out = match runs {
+            Some(runs) => refine(&runs, pass),
+            None => {
+                let mut out = Vec::new();
+                runs_where(0..owners.len(), &mut out, pass);
+                out
+            }
+        };
+        (!out.is_empty()).then_some(Some(out))
+    }
+
+    /// The segments of `segs` with a row added (or changed, by the kind)
+    /// after the tick.
+    fn changed<'s>(
+        &'s self,
+        segs: &'s [SegId],
+        (kind, tick): Watch,
+    ) -> impl Iterator<Item = &'s Segment> + 's {
+        segs.iter()
+            .filter_map(|&seg| self.peek(seg))
+            .filter(move |segment| segment.maybe_after(kind, tick))
+    }
+}
