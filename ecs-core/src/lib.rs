@@ -168,8 +168,8 @@
 //! Where to add:
 //! - **a query term**: `query/term.rs` (its `Term` impl: what it reads and
 //!   its cursor over one table); the term kinds are listed once, on `Term`.
-//! - **a save format**: one new file in `data/save/` (as `json.rs` and
-//!   `binary.rs` are) implementing `Encode` (`data/save/write.rs`) and
+//! - **a save format**: new files in `data/save/` (as `binary.rs`, and
+//!   `json_encode.rs` with `json_decode.rs`, are) implementing `Encode` (`data/save/write.rs`) and
 //!   `Decode` (`data/save/decode.rs`): the format-neutral writer and
 //!   reader walk the header, resources, entities and components; a format
 //!   only encodes and decodes. Its `SaveFormat` variant and its arm in

@@ -60,13 +60,15 @@ mod binary;
 mod components;
 mod decode;
 mod file;
-mod json;
+mod json_decode;
+mod json_encode;
 mod plan;
 mod read;
 mod write;
 
 use binary::{BinaryDecoder, BinaryEncoder};
-use json::{JsonDecoder, JsonEncoder};
+use json_decode::JsonDecoder;
+use json_encode::JsonEncoder;
 use plan::Plan;
 
 pub(crate) use plan::save_order;
