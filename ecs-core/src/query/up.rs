@@ -63,9 +63,10 @@ struct Walker<'w, T> {
     entities: &'w Entities,
     term: usize,
     /// The table a walk read last ([`NO_TABLE`] before the first), and
-    /// its values (`None` when it holds no `T`).
+    /// its values (none when it holds no `T`: a read of any row misses,
+    /// so a new parent's read tests one thing, not two).
     seen: TableId,
-    values: Option<Strided<'w, T>>,
+    values: Strided<'w, T>,
 }
 
 impl<T> Clone for Walker<'_, T> {
@@ -96,7 +97,7 @@ impl<'w, T: Component> UpState<'w, T> {
                 entities,
                 term,
                 seen: NO_TABLE,
-                values: None,
+                values: Strided::from_slice(&[]),
             },
         }
     }
@@ -133,14 +134,11 @@ impl<'w, T: Component> Walker<'w, T> {
     /// of one kind share a table), with no call.
     #[inline(always)]
     fn in_seen_table(&self, at: EntityIndex) -> Option<&'w T> {
-        if at.index() >= self.entities.slot_count() {
-            return None;
-        }
-        let slot = self.entities.slot(at);
+        let slot = self.entities.slots().get(at.index())?;
         if !slot.alive || self.seen != slot.table {
             return None;
         }
-        self.values.as_ref()?.get(slot.row.index())
+        self.values.get(slot.row.index())
     }
 }
 
@@ -166,9 +164,10 @@ fn walk<'w, T: Component>(
                 walker.values = match ups.of(walker.term).get(slot.table.index()) {
                     Some(&Some((segment, level))) => segment.iter_as::<T>(level),
                     _ => None,
-                };
+                }
+                .unwrap_or_else(|| Strided::from_slice(&[]));
             }
-            let found = walker.values.as_ref().and_then(|v| v.get(slot.row.index()));
+            let found = walker.values.get(slot.row.index());
             if found.is_some() {
                 return (found, walker);
             }
