@@ -12,24 +12,36 @@ use crate::query::term::TermInfo;
 use crate::table::{Segment, Table};
 
 impl Source<'_> {
+    /// Whether some row of a table may pass the change filters (`watch`:
+    /// per filter, the segments whose components are-a its type; `since`:
+    /// per filter, its kind and tick), read off each segment's latest
+    /// tick: `false` passes the table over without reading its rows. In
+    /// line and with plain loops, because a reader that looks every frame
+    /// asks this of every table it matches and most say no.
+    #[inline(always)]
+    pub(super) fn may_pass(&self, watch: &[Vec<SegId>], since: &[Watch]) -> bool {
+        'filters: for (segs, &(kind, tick)) in watch.iter().zip(since) {
+            for &seg in segs {
+                if self.peek(seg).is_some_and(|s| s.maybe_after(kind, tick)) {
+                    continue 'filters;
+                }
+            }
+            return false;
+        }
+        true
+    }
+
     /// The runs of rows of a table with `rows` rows that pass the change
-    /// filters (`watch`: per filter, the segments whose components are-a
-    /// its type; `since`: per filter, its kind and tick). `None` when no
-    /// row does, read off each segment's latest tick first, so a table
-    /// with no change since is passed over without reading its rows.
+    /// filters (as for [`Source::may_pass`], which the caller asked
+    /// first); `None` when no row does.
+    #[cold]
+    #[inline(never)]
     pub(super) fn passing(
         &self,
         rows: usize,
         watch: &[Vec<SegId>],
         since: &[Watch],
     ) -> Option<Vec<Range<usize>>> {
-        if watch
-            .iter()
-            .zip(since)
-            .any(|(segs, &watched)| self.changed(segs, watched).next().is_none())
-        {
-            return None;
-        }
         let mut lanes = Vec::new();
         for (filter, (segs, &(kind, tick))) in watch.iter().zip(since).enumerate() {
             lanes.extend(self.changed(segs, (kind, tick)).map(|segment| TickLane {

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use crate::entity::{Entities, EntityIndex};
 use crate::query::data::QueryData;
-use crate::query::runs::Runs;
+use crate::query::runs::{Jump, Runs};
 use crate::query::term::{Generations, UpMaps};
 use crate::storage::raw::{Lanes, Lockstep};
 
@@ -104,16 +104,22 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         let Some(jump) = self.runs.as_mut().and_then(|runs| runs.next_jump()) else {
             return false;
         };
-        let Cursor { lanes, states } =
-            std::mem::replace(&mut self.cursor, Cursor::idle(self.entities));
-        self.cursor = Cursor {
-            lanes: lanes.skip_then(jump.skip, jump.take, jump.guarded),
-            states: Q::split(states, jump.skip).1,
-        };
+        let cursor = std::mem::replace(&mut self.cursor, Cursor::idle(self.entities));
+        self.cursor = self.jump(cursor, jump);
+        true
+    }
+
+    /// `cursor` moved to the run `jump` leads to, and the skipped rows'
+    /// owners passed over with it.
+    #[inline]
+    fn jump(&mut self, cursor: Cursor<'w, Q>, jump: Jump) -> Cursor<'w, Q> {
         if let Some(owners) = &mut self.owners {
             *owners = owners.get(jump.skip..).unwrap_or_default();
         }
-        true
+        Cursor {
+            lanes: cursor.lanes.skip_then(jump.skip, jump.take, jump.guarded),
+            states: Q::split(cursor.states, jump.skip).1,
+        }
     }
 
     /// The next row that is not skipped (`ups`: the walk's maps for its
@@ -177,11 +183,24 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         f: &mut impl FnMut(B, Q::Item<'w>) -> B,
         ups: &UpMaps<'w>,
     ) -> B {
-        if self.runs.is_some() {
-            while let Some(item) = self.next(ups) {
-                acc = f(acc, item);
+        if let Some(mut runs) = self.runs.take() {
+            // Run by run, the rows by value and the move to the next run
+            // outside the row loops: with a call in the row loop that took
+            // the rows by reference, the compiler kept the rows and a float
+            // accumulator of `f` in memory on every row.
+            loop {
+                while let Some(item) = self.cursor.next_unchecked(ups) {
+                    acc = f(acc, item);
+                }
+                while let Some(item) = self.next_checked(ups) {
+                    acc = f(acc, item);
+                }
+                let Some(jump) = runs.next_jump() else {
+                    return acc;
+                };
+                let cursor = std::mem::replace(&mut self.cursor, Cursor::idle(self.entities));
+                self.cursor = self.jump(cursor, jump);
             }
-            return acc;
         }
         while let Some(item) = self.next_checked(ups) {
             acc = f(acc, item);

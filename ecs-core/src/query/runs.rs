@@ -49,6 +49,7 @@ impl Runs {
 
     /// The jump to the next run, once the current one is walked; `None`
     /// when it was the last.
+    #[inline]
     pub fn next_jump(&mut self) -> Option<Jump> {
         let run = self.ranges.get(self.next)?.clone();
         self.next += 1;

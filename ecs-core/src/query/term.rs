@@ -209,6 +209,7 @@ fn enabled(metas: &mut Metas<'_>) -> bool {
     }
 }
 
+#[inline]
 fn split_metas(metas: Metas<'_>, at: usize) -> (Metas<'_>, Metas<'_>) {
     match metas.0 {
         Some(m) => {
