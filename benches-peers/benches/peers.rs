@@ -445,6 +445,54 @@ fn bench_simple_iter(c: &mut Criterion) {
     group.finish();
 }
 
+// ------------------------------------------------------------------ sum_iter
+
+/// simple_iter's world read by a `for` loop that sums one `f32` of every
+/// `Position`: a loop-carried float, which a call in the loop that may
+/// unwind leaves in memory (a store and a load on every row's add).
+fn bench_sum_iter(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sum_iter");
+    group.throughput(Throughput::Elements(N_ENTITIES as u64));
+    {
+        let world = simple::ours(N_ENTITIES, simple_bundle);
+        group.bench_function("ours", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for (p,) in world.query::<(&Position,)>() {
+                    sum += p.0[0];
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let mut world = simple::bevy(N_ENTITIES, simple_bundle);
+        let mut query = world.query::<&Position>();
+        group.bench_function("bevy", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for p in query.iter(&world) {
+                    sum += p.0[0];
+                }
+                black_box(sum)
+            })
+        });
+    }
+    {
+        let world = simple::hecs(N_ENTITIES, simple_bundle);
+        group.bench_function("hecs", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for p in world.query::<&Position>().iter() {
+                    sum += p.0[0];
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+}
+
 // ------------------------------------------------------------------ frag_iter
 
 /// ecs_bench_suite frag_iter: 26 types x 20 entities, each also with Data;
@@ -1250,7 +1298,7 @@ criterion_group! {
     name = peers;
     config = config();
     targets = bench_get, bench_get_one, bench_get_via_parent, bench_base_iter, bench_base_term,
-        bench_get_all, bench_simple_insert, bench_simple_iter, bench_frag_iter, bench_join5,
+        bench_get_all, bench_simple_insert, bench_simple_iter, bench_sum_iter, bench_frag_iter, bench_join5,
         bench_par_light, bench_add_remove, bench_changed, bench_observer_add, bench_heavy_compute,
         bench_update, bench_broadcast, bench_blueprint, bench_save_load, bench_save_shapes,
         bench_up_term, bench_snapshot, bench_world_patch
