@@ -9,7 +9,7 @@ use crate::entity::{Entities, EntityIndex};
 use crate::query::data::QueryData;
 use crate::query::plan::{Plan, Watch};
 use crate::query::rows::{Cursor, Rest, TableRows};
-use crate::query::runs::{refine, runs_where};
+use crate::query::runs::refine;
 use crate::query::source::{Reads, Source};
 use crate::query::term::UpMaps;
 
@@ -213,14 +213,7 @@ impl<'w> Tables<'w> {
                 Some(parent) => {
                     let owners = source.table(table).owners();
                     let child = |row: usize| entities.parent(owners[row]) == parent;
-                    let runs = match runs {
-                        Some(runs) => refine(&runs, child),
-                        None => {
-                            let mut out = Vec::new();
-                            runs_where(0..owners.len(), &mut out, child);
-                            out
-                        }
-                    };
+                    let runs = refine(runs.as_deref(), owners.len(), child);
                     if runs.is_empty() {
                         continue;
                     }

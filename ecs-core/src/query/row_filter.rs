@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use crate::entity::{Entities, SegId};
 use crate::query::plan::{Place, Watch};
-use crate::query::runs::{changed_runs, refine, runs_where, TickLane};
+use crate::query::runs::{changed_runs, refine, TickLane};
 use crate::query::source::{is_required, Source};
 use crate::query::term::TermInfo;
 use crate::table::{Segment, Table};
@@ -116,14 +116,7 @@ impl Source<'_> {
                     .iter()
                     .all(|segment| segment.metas().get(row).is_some_and(|m| m.is_enabled()))
         };
-        let out = match runs {
-            Some(runs) => refine(&runs, pass),
-            None => {
-                let mut out = Vec::new();
-                runs_where(0..owners.len(), &mut out, pass);
-                out
-            }
-        };
+        let out = refine(runs.as_deref(), owners.len(), pass);
         (!out.is_empty()).then_some(Some(out))
     }
 

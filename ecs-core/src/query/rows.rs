@@ -104,22 +104,23 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         let Some(jump) = self.runs.as_mut().and_then(|runs| runs.next_jump()) else {
             return false;
         };
-        let cursor = std::mem::replace(&mut self.cursor, Cursor::idle(self.entities));
-        self.cursor = self.jump(cursor, jump);
+        self.jump(jump);
         true
     }
 
-    /// `cursor` moved to the run `jump` leads to, and the skipped rows'
-    /// owners passed over with it.
+    /// Moves the lanes to the run `jump` leads to, and the skipped rows'
+    /// owners with them.
     #[inline]
-    fn jump(&mut self, cursor: Cursor<'w, Q>, jump: Jump) -> Cursor<'w, Q> {
+    fn jump(&mut self, jump: Jump) {
         if let Some(owners) = &mut self.owners {
             *owners = owners.get(jump.skip..).unwrap_or_default();
         }
-        Cursor {
-            lanes: cursor.lanes.skip_then(jump.skip, jump.take, jump.guarded),
-            states: Q::split(cursor.states, jump.skip).1,
-        }
+        let Cursor { lanes, states } =
+            std::mem::replace(&mut self.cursor, Cursor::idle(self.entities));
+        self.cursor = Cursor {
+            lanes: lanes.skip_then(jump.skip, jump.take, jump.guarded),
+            states: Q::split(states, jump.skip).1,
+        };
     }
 
     /// The next row that is not skipped (`ups`: the walk's maps for its
@@ -184,10 +185,10 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
         ups: &UpMaps<'w>,
     ) -> B {
         if let Some(mut runs) = self.runs.take() {
-            // Run by run, the rows by value and the move to the next run
-            // outside the row loops: with a call in the row loop that took
-            // the rows by reference, the compiler kept the rows and a float
-            // accumulator of `f` in memory on every row.
+            // Run by run, with the move to the next run in line and outside
+            // the row loops: with `next_run` (out of line, given the rows
+            // by reference) in the row loop, the compiler kept the rows
+            // and a float accumulator of `f` in memory on every row.
             loop {
                 while let Some(item) = self.cursor.next_unchecked(ups) {
                     acc = f(acc, item);
@@ -198,8 +199,7 @@ impl<'w, Q: QueryData> TableRows<'w, Q> {
                 let Some(jump) = runs.next_jump() else {
                     return acc;
                 };
-                let cursor = std::mem::replace(&mut self.cursor, Cursor::idle(self.entities));
-                self.cursor = self.jump(cursor, jump);
+                self.jump(jump);
             }
         }
         while let Some(item) = self.next_checked(ups) {

@@ -89,14 +89,21 @@ pub(crate) fn runs_where(
     }
 }
 
-/// The rows of `ranges` for which `pass` holds, as runs.
+/// The rows of `ranges` (every row of a table of `rows` rows when `None`:
+/// a walk with no runs yet) for which `pass` holds, as runs.
 pub(crate) fn refine(
-    ranges: &[Range<usize>],
+    ranges: Option<&[Range<usize>]>,
+    rows: usize,
     mut pass: impl FnMut(usize) -> bool,
 ) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    for run in ranges {
-        runs_where(run.clone(), &mut out, &mut pass);
+    match ranges {
+        Some(ranges) => {
+            for run in ranges {
+                runs_where(run.clone(), &mut out, &mut pass);
+            }
+        }
+        None => runs_where(0..rows, &mut out, pass),
     }
     out
 }
@@ -152,7 +159,7 @@ mod tests {
         let mut out = Vec::new();
         runs_where(0..pass.len(), &mut out, |row| pass[row]);
         assert_eq!(out, [0..2, 3..4, 6..7]);
-        assert_eq!(refine(&out, |row| row != 1), [0..1, 3..4, 6..7]);
+        assert_eq!(refine(Some(&out), 0, |row| row != 1), [0..1, 3..4, 6..7]);
     }
 
     #[test]
