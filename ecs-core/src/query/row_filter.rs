@@ -68,13 +68,7 @@ impl Source<'_> {
         places: &[Place],
         entities: &Entities,
     ) -> Option<Option<Vec<Range<usize>>>> {
-        let skips = |i: usize| {
-            is_required(&terms[i])
-                && places[i]
-                    .and_then(|(seg, _)| self.peek(seg))
-                    .is_some_and(Segment::any_disabled)
-        };
-        let skipped = self.disabled_rows && (0..terms.len().min(places.len())).any(skips);
+        let skipped = self.disabled_rows && self.required(terms, places).any(Segment::any_disabled);
         if !table.any_inactive() && !skipped {
             return Some(runs);
         }
