@@ -129,11 +129,12 @@ pub(crate) fn changed_runs(
     let after = |lane: &TickLane<'_>, row: usize| lane.ticks.after(row, lane.since, now);
     let mut out = Vec::new();
     // Every filter passed by a segment whose rows were all handed out
-    // since: the whole table, without reading a row.
+    // since, or share one tick that is later: the whole table, without
+    // reading a row.
     if (0..filters).all(|f| {
-        lanes
-            .iter()
-            .any(|l| l.filter == f && l.ticks.all_after(l.since))
+        lanes.iter().any(|l| {
+            l.filter == f && (l.ticks.all_after(l.since) || l.ticks.shared_after(l.since, now))
+        })
     }) {
         out.push(0..rows);
         return out;

@@ -70,16 +70,23 @@ impl Segment {
         let ticks = self.ticks(kind);
         let all = ticks.all_after(since);
         let fresh = move |tick: u32| all || is_after(tick, since, now);
-        ticks
-            .rows
-            .chunks(RUN)
-            .enumerate()
-            .filter(move |(_, run)| run.iter().fold(false, |any, &t| any | fresh(t)))
-            .flat_map(move |(k, run)| {
-                run.iter()
-                    .enumerate()
-                    .filter(move |&(_, &t)| fresh(t))
-                    .map(move |(i, _)| RowId::from_index(k * RUN + i))
-            })
+        // Rows sharing one tick are all fresh or none is.
+        let shared = match ticks.rows.is_empty() && fresh(ticks.shared) {
+            true => 0..ticks.len,
+            false => 0..0,
+        };
+        shared.map(RowId::from_index).chain(
+            ticks
+                .rows
+                .chunks(RUN)
+                .enumerate()
+                .filter(move |(_, run)| run.iter().fold(false, |any, &t| any | fresh(t)))
+                .flat_map(move |(k, run)| {
+                    run.iter()
+                        .enumerate()
+                        .filter(move |&(_, &t)| fresh(t))
+                        .map(move |(i, _)| RowId::from_index(k * RUN + i))
+                }),
+        )
     }
 }

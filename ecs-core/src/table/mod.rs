@@ -18,6 +18,7 @@ mod restore;
 mod rows;
 mod segment;
 pub(crate) mod tables;
+mod tick_column;
 mod ticks;
 mod types;
 

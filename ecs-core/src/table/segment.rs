@@ -9,6 +9,7 @@ use std::ops::Range;
 use crate::entity::{EntityIndex, RowId, TableId, TypeIdx};
 use crate::storage::raw::{BlobVec, ErasedType, Strided, StridedMut};
 
+use super::tick_column::TickColumn;
 use super::ticks::{clamp, ChangeKind, RowTicks, Tick, Ticks};
 use super::Meta;
 
@@ -33,10 +34,11 @@ pub(crate) struct Segment {
     /// per-row check.
     pub(super) disabled: u32,
     /// Per row: when the component was added and when it was last handed
-    /// out mutably, in two arrays so that marking a table's rows is one
-    /// fill of contiguous words.
-    pub(super) added: Vec<u32>,
-    pub(super) changed: Vec<u32>,
+    /// out mutably, in two columns so that marking a table's rows is one
+    /// fill of contiguous words (or, while every row has one tick, one
+    /// word).
+    pub(super) added: TickColumn,
+    pub(super) changed: TickColumn,
     /// When every row then held was last handed out mutably at once (0:
     /// never): a writing query that walks the whole segment sets it instead
     /// of filling `changed`, so marking costs the same for ten rows or a
@@ -59,8 +61,8 @@ impl Segment {
             table,
             ty,
             disabled: 0,
-            added: Vec::new(),
-            changed: Vec::new(),
+            added: TickColumn::default(),
+            changed: TickColumn::default(),
             changed_all: 0,
             added_max: 0,
             changed_max: 0,
@@ -108,14 +110,8 @@ impl Segment {
     #[inline]
     pub fn ticks(&self, kind: ChangeKind) -> Ticks<'_> {
         match kind {
-            ChangeKind::Added => Ticks {
-                rows: &self.added,
-                all: 0,
-            },
-            ChangeKind::Changed => Ticks {
-                rows: &self.changed,
-                all: self.changed_all,
-            },
+            ChangeKind::Added => self.added.view(self.len(), 0),
+            ChangeKind::Changed => self.changed.view(self.len(), self.changed_all),
         }
     }
 
@@ -133,8 +129,9 @@ impl Segment {
     /// Marks row `row` handed out mutably at `now`.
     #[inline(always)]
     pub fn mark_changed(&mut self, row: RowId, now: u64) {
-        if let Some(tick) = self.changed.get_mut(row.index()) {
-            *tick = now as u32;
+        let len = self.len();
+        if row.index() < len {
+            self.changed.set(len, row.index(), now as u32);
             self.changed_max = now;
         }
     }
@@ -143,21 +140,25 @@ impl Segment {
     /// `only` names.
     #[inline]
     pub fn mark_all_changed(&mut self, now: u64, only: Option<&[Range<usize>]>) {
-        if self.changed.is_empty() {
+        let len = self.len();
+        if len == 0 {
             return;
         }
         match only {
             None => self.changed_all = now,
-            Some(only) => {
-                for run in only {
-                    let end = run.end.min(self.changed.len());
-                    if let Some(ticks) = self.changed.get_mut(run.start..end) {
-                        ticks.fill(now as u32);
-                    }
-                }
-            }
+            Some(only) => self.mark_runs_changed(len, now, only),
         }
         self.changed_max = now;
+    }
+
+    /// Marks the runs of rows `only` names handed out mutably at `now`:
+    /// out of line, which keeps the opening of a table in a writing walk
+    /// small enough for the compiler to inline.
+    #[inline(never)]
+    fn mark_runs_changed(&mut self, len: usize, now: u64, only: &[Range<usize>]) {
+        for run in only {
+            self.changed.fill(len, run.clone(), now as u32);
+        }
     }
 
     /// Writes [`Segment::changed_all`] into the rows whose own tick is
@@ -178,18 +179,20 @@ impl Segment {
         // Ages are read below the latest change, which no row is after.
         let latest = self.changed_max.max(all);
         let all_age = latest - all;
-        for tick in &mut self.changed {
-            if u64::from((latest as u32).wrapping_sub(*tick)) > all_age {
-                *tick = all as u32;
+        self.changed.rewrite(|tick| {
+            if u64::from((latest as u32).wrapping_sub(tick)) > all_age {
+                all as u32
+            } else {
+                tick
             }
-        }
+        });
     }
 
     /// Row `row`'s change tick: its own, or when later the tick of the
     /// last walk of the whole segment.
     #[inline(always)]
     fn changed_at(&self, row: usize) -> u32 {
-        let own = self.changed[row];
+        let own = self.changed.get(row);
         let all = self.changed_all;
         if all == 0 {
             return own;
@@ -205,9 +208,8 @@ impl Segment {
     /// Raises row ticks older than the cap (see [`super::ticks`]).
     pub fn clamp_ticks(&mut self, now: u64) {
         self.settle_changed_all();
-        for tick in self.added.iter_mut().chain(&mut self.changed) {
-            *tick = clamp(*tick, now);
-        }
+        self.added.rewrite(|tick| clamp(tick, now));
+        self.changed.rewrite(|tick| clamp(tick, now));
     }
 
     /// How many rows it holds.
@@ -397,9 +399,10 @@ impl Segment {
     /// Appends a row's meta word and ticks, counting it when disabled.
     #[inline(always)]
     fn note_added(&mut self, meta: Meta, ticks: RowTicks) {
+        let len = self.len();
+        self.added.push(len, ticks.added);
+        self.changed.push(len, ticks.changed);
         self.meta.push(meta);
-        self.added.push(ticks.added);
-        self.changed.push(ticks.changed);
         self.disabled += u32::from(!meta.is_enabled());
     }
 

@@ -147,12 +147,15 @@ impl RowTicks {
     }
 }
 
-/// One kind of tick of a segment's rows: each row's own, and the tick at
-/// which every row was handed out at once (0: never), a row's tick being
-/// the later of the two.
+/// One kind of tick of a segment's `len` rows: each row's own (in `rows`,
+/// or `shared` by every row when `rows` is empty), and the tick at which
+/// every row was handed out at once (0: never), a row's tick being the
+/// later of the two.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ticks<'a> {
     pub rows: &'a [u32],
+    pub shared: u32,
+    pub len: usize,
     pub all: u64,
 }
 
@@ -163,10 +166,27 @@ impl Ticks<'_> {
         self.all > since.0
     }
 
+    /// Whether every row is later than `since` because they all share one
+    /// tick that is, the clock being at `now`.
+    #[inline]
+    pub fn shared_after(&self, since: Tick, now: u64) -> bool {
+        self.rows.is_empty() && self.len > 0 && is_after(self.shared, since, now)
+    }
+
+    /// Row `row`'s own tick, `None` past the last row.
+    #[inline]
+    pub fn own(&self, row: usize) -> Option<u32> {
+        if self.rows.is_empty() {
+            (row < self.len).then_some(self.shared)
+        } else {
+            self.rows.get(row).copied()
+        }
+    }
+
     /// Whether row `row` is later than `since`, the clock being at `now`.
     #[inline]
     pub fn after(&self, row: usize, since: Tick, now: u64) -> bool {
-        self.all_after(since) || self.rows.get(row).is_some_and(|&t| is_after(t, since, now))
+        self.all_after(since) || self.own(row).is_some_and(|t| is_after(t, since, now))
     }
 }
 
