@@ -132,9 +132,9 @@ pub(crate) fn changed_runs(
     // since, or share one tick that is later: the whole table, without
     // reading a row.
     if (0..filters).all(|f| {
-        lanes.iter().any(|l| {
-            l.filter == f && (l.ticks.all_after(l.since) || l.ticks.shared_after(l.since, now))
-        })
+        lanes
+            .iter()
+            .any(|l| l.filter == f && l.ticks.every_row_after(l.since, now))
     }) {
         out.push(0..rows);
         return out;

@@ -70,10 +70,12 @@ impl Segment {
         let ticks = self.ticks(kind);
         let all = ticks.all_after(since);
         let fresh = move |tick: u32| all || is_after(tick, since, now);
-        // Rows sharing one tick are all fresh or none is.
-        let shared = match ticks.rows.is_empty() && fresh(ticks.shared) {
-            true => 0..ticks.len,
-            false => 0..0,
+        // Rows sharing one tick are all fresh or none is; rows with their
+        // own ticks are read below.
+        let shared = if ticks.rows.is_empty() && ticks.every_row_after(since, now) {
+            0..ticks.len
+        } else {
+            0..0
         };
         shared.map(RowId::from_index).chain(
             ticks

@@ -134,8 +134,8 @@ impl Storage {
             } = from;
             std::mem::swap(&mut to.data, spare);
             to.meta.clone_from(meta);
-            to.added.copy_from(added);
-            to.changed.copy_from(changed);
+            to.added.clone_from(added);
+            to.changed.clone_from(changed);
             to.disabled = *disabled;
             to.changed_all = *changed_all;
             to.added_max = *added_max;

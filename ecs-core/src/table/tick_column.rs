@@ -14,7 +14,7 @@ use super::ticks::Ticks;
 
 /// Each row's tick of one kind. Invariant: `rows` is empty (every one of
 /// the segment's rows has `shared`) or holds one tick per row.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct TickColumn {
     rows: Vec<u32>,
     shared: u32,
@@ -148,9 +148,18 @@ impl TickColumn {
             all,
         }
     }
+}
 
-    /// Takes `other`'s ticks, reusing this column's buffer.
-    pub fn copy_from(&mut self, other: &TickColumn) {
+impl Clone for TickColumn {
+    fn clone(&self) -> Self {
+        TickColumn {
+            rows: self.rows.clone(),
+            shared: self.shared,
+        }
+    }
+
+    /// Reuses this column's buffer (a restore into the same world).
+    fn clone_from(&mut self, other: &Self) {
         self.rows.clone_from(&other.rows);
         self.shared = other.shared;
     }

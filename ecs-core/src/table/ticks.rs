@@ -6,8 +6,10 @@
 //! ([`Clock::look`]) and something is then written: writes between two
 //! looks share one tick, so a reader's answer is exact and the counter
 //! grows with the number of looks, not of writes. A row keeps the low 32
-//! bits of its ticks (8 bytes per component, as bevy_ecs keeps); it is
-//! read as an age below the clock. Ages are capped at [`MAX_AGE`] every
+//! bits of its ticks (8 bytes per component, as bevy_ecs keeps, while a
+//! segment's rows' ticks differ; one value per segment while they are
+//! all the same, see `tick_column`); a tick is read as an age below the
+//! clock. Ages are capped at [`MAX_AGE`] every
 //! [`CLAMP_EVERY`] ticks, so a 32-bit row tick never aliases one of
 //! another wrap of the counter: a reader whose tick is younger than
 //! `MAX_AGE` gets exact answers across any number of wraps, and an older
@@ -171,6 +173,13 @@ impl Ticks<'_> {
     #[inline]
     pub fn shared_after(&self, since: Tick, now: u64) -> bool {
         self.rows.is_empty() && self.len > 0 && is_after(self.shared, since, now)
+    }
+
+    /// Whether every row is later than `since`, known without reading a
+    /// row: handed out at once since, or sharing a later tick.
+    #[inline]
+    pub fn every_row_after(&self, since: Tick, now: u64) -> bool {
+        self.all_after(since) || self.shared_after(since, now)
     }
 
     /// Row `row`'s own tick, `None` past the last row.
