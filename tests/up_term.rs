@@ -322,3 +322,47 @@ fn up_answers_follow_links_through_moves_despawns_and_restores() {
         check(&world, step);
     }
 }
+
+/// A change filter walks only the rows that changed, which may start in
+/// the middle of a run of siblings and skip the rest of it: each row still
+/// reads its own ancestor.
+#[test]
+fn rows_picked_inside_runs_of_siblings_read_their_own_ancestor() {
+    let mut world = World::new();
+    let first = world.spawn_with((Tower { range: 1.0 },)).unwrap();
+    let second = world.spawn_with((Tower { range: 2.0 },)).unwrap();
+    let mut children = Vec::new();
+    for parent in [first, second, first] {
+        for _ in 0..6 {
+            let child = world.spawn_with((Turret { reach: 0.0 },)).unwrap();
+            world.set_parent(child, parent).unwrap();
+            children.push((child, parent));
+        }
+    }
+    let since = world.change_tick();
+    // Rows 2 and 4 of the first run of siblings, 6 (its start) and 9 of
+    // the second, 13 and 17 of the third: the walk starts inside a run,
+    // leaves it before its end, and enters the next at its first row.
+    for &i in &[2, 4, 6, 9, 13, 17] {
+        world
+            .entity_mut(children[i].0)
+            .unwrap()
+            .get_mut::<Turret>()
+            .unwrap()
+            .reach = 1.0;
+    }
+    let got: Vec<(EntityId, Option<f32>)> = world
+        .query::<(EntityId, Up<&Tower>)>()
+        .changed_since::<Turret>(since)
+        .into_iter()
+        .map(|(id, t)| (id, t.map(|t| t.range)))
+        .collect();
+    let want: Vec<(EntityId, Option<f32>)> = [2, 4, 6, 9, 13, 17]
+        .iter()
+        .map(|&i| {
+            let range = if children[i].1 == first { 1.0 } else { 2.0 };
+            (children[i].0, Some(range))
+        })
+        .collect();
+    assert_eq!(got, want);
+}

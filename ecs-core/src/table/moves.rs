@@ -77,7 +77,7 @@ impl Storage {
     /// Removes entity `index` from its table's owners once every segment of
     /// the table has dropped or moved the entity's row; the table's last
     /// entity takes that row.
-    #[inline]
+    #[inline(always)]
     pub fn leave_table(&mut self, entities: &mut Entities, index: EntityIndex) {
         let slot = entities.slot(index);
         let (table, row) = (slot.table, slot.row);
