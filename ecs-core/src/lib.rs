@@ -148,7 +148,7 @@
 //! |---|---|---|
 //! | `entity` | ids, index newtypes, [`InstanceId`], the allocator and per-entity record (generation, table, row, flags) | names everything else; knows nothing |
 //! | `error` | [`Error`], the one error type | every layer above returns it |
-//! | `storage` | raw memory: `storage::raw` (the only `unsafe`: type-erased arrays, strided walks, lockstep lanes, a type's memory facts, the link-time catalog's section) and process-wide type numbers | knows memory, not what a component is |
+//! | `storage` | raw memory: `storage::raw` (the only `unsafe`: type-erased arrays, strided walks, lockstep lanes, the lender of a writing query's segments, a type's memory facts, the link-time catalog's section) and process-wide type numbers | knows memory, not what a component is |
 //! | `component` | descriptors: the [`Component`] trait, the key chain, the per-type table the derive generates (memory facts, flags, default / clone / debug, and other layers' entry points carried erased), declared requirements, the by-name catalog | describes types; stores nothing |
 //! | `table` | the type registry with is-a bits, segments, columns, tables, the is-a index, every structural move | a world's component values |
 //! | `query` | terms, tuples and the conflict check, table matching, plans, the iterator, rayon splitting | reads tables; takes the entity table and storage as arguments |

@@ -7,7 +7,6 @@
 //! disabled or killed entities, as [`World::update`](crate::World::update) does;
 //! [`QueryMut::include_inactive`] visits them too.
 
-mod borrows;
 mod cache;
 mod data;
 mod iter;

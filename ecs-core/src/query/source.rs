@@ -5,12 +5,11 @@ use std::ops::Range;
 
 use crate::entity::RowId;
 use crate::entity::{Entities, SegId, TableId};
-use crate::query::borrows::{position, Borrowed, Borrows};
 use crate::query::data::QueryData;
 use crate::query::plan::Place;
 use crate::query::rows::{Cursor, TableRows};
 use crate::query::term::{Slot, SlotKind, TermInfo, UpMaps};
-use crate::storage::raw::Lockstep;
+use crate::storage::raw::{LendOnce, Lockstep};
 use crate::table::{Segment, Storage, Table};
 
 /// Where a query's terms borrow their segments from, beside the tables
@@ -36,15 +35,14 @@ pub(crate) struct Source<'w> {
 enum Segments<'w> {
     /// A read-only query: every segment shared.
     Shared(&'w [Segment]),
-    /// A query that writes: each segment it reads borrowed once, mutably
-    /// for a mutable term, shared (and kept for other shared terms)
-    /// otherwise; sorted by segment, for a binary search per table.
+    /// A query that writes: each segment lent when a term first reads it,
+    /// mutably for a mutable term, shared (and kept for other shared
+    /// terms) otherwise. Segment `base + i` is the lender's `i`: it holds
+    /// only the span of segments the query may read, so its record of
+    /// what it lent stays small for a query of one table in a large world.
     Mut {
-        borrowed: Borrows<'w>,
-        /// Where the next lookup starts: tables are opened in the order
-        /// they were made, which is also the order of their segments, so
-        /// the next segment asked for is usually the next one.
-        hint: usize,
+        lend: LendOnce<'w, Segment>,
+        base: usize,
     },
 }
 
@@ -76,37 +74,28 @@ impl<'w> Source<'w> {
         }
     }
 
-    /// Borrows the segments `wanted` names (sorted, each once): only those,
-    /// so a query over few tables or one entity does not pay for every
-    /// segment of the world.
+    /// Lends the world's segments to a writing query: each when a term
+    /// first reads it (a query that reaches few tables pays for few).
+    /// `wanted`, the segments the query may read, tells whether any of
+    /// them has disabled rows.
     pub fn new_mut(storage: &'w mut Storage, wanted: &[SegId]) -> Self {
         let now = storage.write_tick();
-        let (tables, mut rest) = storage.tables_and_segments_mut();
-        let mut borrowed = Borrows::with_capacity(wanted.len());
-        // `rest` starts at segment `next`: each wanted segment is split off
-        // the front, so no segment is borrowed twice.
-        let mut next = 0;
-        let mut disabled_rows = false;
-        for &seg in wanted {
-            let skip = seg.index() - next;
-            let Some((segment, tail)) = std::mem::take(&mut rest)
-                .get_mut(skip..)
-                .and_then(<[Segment]>::split_first_mut)
-            else {
-                break;
-            };
-            rest = tail;
-            next = seg.index() + 1;
-            disabled_rows |= segment.any_disabled();
-            borrowed.push(Borrowed {
-                seg,
-                unique: Some(segment),
-                shared: None,
-            });
-        }
+        let (tables, segments) = storage.tables_and_segments_mut();
+        let disabled_rows = wanted
+            .iter()
+            .any(|seg| segments.get(seg.index()).is_some_and(Segment::any_disabled));
+        // `wanted` is sorted: its first and last segments bound the span.
+        let (base, end) = match (wanted.first(), wanted.last()) {
+            (Some(first), Some(last)) => (first.index(), last.index() + 1),
+            _ => (0, 0),
+        };
+        let span = segments.get_mut(base..end).unwrap_or_default();
         Source {
             tables,
-            segments: Segments::Mut { borrowed, hint: 0 },
+            segments: Segments::Mut {
+                lend: LendOnce::new(span),
+                base,
+            },
             now,
             only_row: None,
             ups: UpMaps::default(),
@@ -135,15 +124,7 @@ impl<'w> Source<'w> {
     fn share(&mut self, seg: SegId) -> Option<&'w Segment> {
         match &mut self.segments {
             Segments::Shared(segments) => segments.get(seg.index()),
-            Segments::Mut { borrowed, .. } => {
-                let borrowed = borrowed.as_mut_slice();
-                let at = borrowed.binary_search_by_key(&seg, |b| b.seg).ok()?;
-                let entry = &mut borrowed[at];
-                if entry.shared.is_none() {
-                    entry.shared = entry.unique.take().map(|s| &*s);
-                }
-                entry.shared
-            }
+            Segments::Mut { lend, base } => lend.share(seg.index().wrapping_sub(*base)),
         }
     }
 
@@ -165,11 +146,7 @@ impl<'w> Source<'w> {
     pub(super) fn peek(&self, seg: SegId) -> Option<&Segment> {
         match &self.segments {
             Segments::Shared(segments) => segments.get(seg.index()),
-            Segments::Mut { borrowed, hint } => {
-                let borrowed = borrowed.as_slice();
-                let entry = &borrowed[position(borrowed, seg, *hint)?];
-                entry.shared.or(entry.unique.as_deref())
-            }
+            Segments::Mut { lend, base } => lend.peek(seg.index().wrapping_sub(*base)),
         }
     }
 
@@ -203,44 +180,28 @@ impl<'w> Source<'w> {
                     check: check(segment),
                 }
             }
-            Segments::Mut { borrowed, hint } => {
-                let borrowed = borrowed.as_mut_slice();
-                let Some(at) = position(borrowed, seg, *hint) else {
-                    return Slot {
-                        kind: SlotKind::Missing,
-                    };
-                };
-                *hint = at + 1;
-                let entry = &mut borrowed[at];
-                if mutable {
-                    match entry.unique.take() {
-                        Some(segment) => {
-                            mark(segment);
-                            let check = check(segment);
-                            SlotKind::Mut {
-                                segment,
-                                level,
-                                check,
-                            }
-                        }
-                        None => SlotKind::Missing,
-                    }
-                } else {
-                    let segment = match entry.shared {
-                        Some(segment) => Some(segment),
-                        None => entry.unique.take().map(|s| &*s),
-                    };
-                    entry.shared = segment;
-                    match segment {
-                        Some(segment) => SlotKind::Shared {
+            Segments::Mut { lend, base } if mutable => {
+                match lend.take_mut(seg.index().wrapping_sub(*base)) {
+                    Some(segment) => {
+                        mark(segment);
+                        let check = check(segment);
+                        SlotKind::Mut {
                             segment,
                             level,
-                            check: check(segment),
-                        },
-                        None => SlotKind::Missing,
+                            check,
+                        }
                     }
+                    None => SlotKind::Missing,
                 }
             }
+            Segments::Mut { lend, base } => match lend.share(seg.index().wrapping_sub(*base)) {
+                Some(segment) => SlotKind::Shared {
+                    segment,
+                    level,
+                    check: check(segment),
+                },
+                None => SlotKind::Missing,
+            },
         };
         Slot { kind }
     }

@@ -13,6 +13,10 @@
 //!   against the `TypeId` recorded at that level before any pointer is
 //!   formed, so a wrong type is `None` or a panic, never a misread.
 //!
+//! Beside them: the walks a query makes over those arrays ([`Strided`],
+//! [`Lockstep`]), and [`LendOnce`], which lends a writing query each
+//! segment of the world once, when the query first reaches it.
+//!
 //! Why not `Vec<T>` behind `dyn Any`: every component type would compile a
 //! full generic column, every access would pay a virtual `type_id` call, and
 //! a base-type view of a derived column would need a generated upcast per
@@ -25,11 +29,13 @@ use std::marker::PhantomData;
 use std::ptr::{self, NonNull};
 
 mod lanes;
+mod lend;
 #[cfg(linked_catalog)]
 mod linked;
 mod strided;
 
 pub use lanes::{Lanes, Lockstep};
+pub use lend::LendOnce;
 #[cfg(linked_catalog)]
 pub(crate) use linked::linked_entries;
 #[cfg(linked_catalog)]
