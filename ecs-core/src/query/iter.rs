@@ -176,8 +176,12 @@ impl<'w> Tables<'w> {
         } = self;
         let plan: &Plan = plan;
         if *plain {
+            // The plan's tables with their places, `Q::TERMS.len()` a
+            // table: a constant count, so no multiply finds them.
+            let terms = Q::TERMS.len();
             while let Some(&table) = plan.tables.get(*next_table) {
-                let places = plan.places_of(*next_table);
+                let at = *next_table * terms;
+                let places = plan.places.get(at..at + terms).unwrap_or_default();
                 *next_table += 1;
                 // Taken out and returned: kept as an `Option` to test and
                 // return, the rows were built on the stack and copied out
