@@ -176,12 +176,8 @@ impl<'w> Tables<'w> {
         } = self;
         let plan: &Plan = plan;
         if *plain {
-            // The plan's tables with their places, `Q::TERMS.len()` a
-            // table: a constant count, so no multiply finds them.
-            let terms = Q::TERMS.len();
             while let Some(&table) = plan.tables.get(*next_table) {
-                let at = *next_table * terms;
-                let places = plan.places.get(at..at + terms).unwrap_or_default();
+                let places = plan.places_of(*next_table, Q::TERMS.len());
                 *next_table += 1;
                 // Taken out and returned: kept as an `Option` to test and
                 // return, the rows were built on the stack and copied out
@@ -225,7 +221,7 @@ impl<'w> Tables<'w> {
                 }
             };
             let reads = Reads {
-                places: plan.places_of(i),
+                places: plan.places_of(i, Q::TERMS.len()),
                 many: plan.many_of(i),
                 ups: plan.ups(),
             };

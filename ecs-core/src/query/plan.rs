@@ -204,10 +204,13 @@ impl Plan {
             .collect()
     }
 
-    /// The places of the `i`-th table of the plan.
+    /// The places of the `i`-th table of the plan, whose query has `terms`
+    /// terms: the caller's `Q::TERMS.len()`, a constant, so finding them
+    /// takes no multiply by the count the plan stores.
     #[inline]
-    pub fn places_of(&self, i: usize) -> &[Place] {
-        &self.places[i * self.terms..(i + 1) * self.terms]
+    pub fn places_of(&self, i: usize, terms: usize) -> &[Place] {
+        debug_assert_eq!(terms, self.terms, "the plan's own query");
+        &self.places[i * terms..(i + 1) * terms]
     }
 
     /// Per term, where [`Up`](crate::Up) terms find their type by table.

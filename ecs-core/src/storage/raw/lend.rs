@@ -92,11 +92,9 @@ impl<'a, T> LendOnce<'a, T> {
             return None;
         }
         *entry = MUT;
-        // SAFETY: `i < len`, so the pointer is to an element of the slice
-        // borrowed mutably for `'a`; that element was never handed out
-        // before (its entry was `FREE`) and never will be again (its entry
-        // is now `MUT`, which nothing overwrites: `share` refuses it), so
-        // this reference is the only one to it for all of `'a`.
+        // SAFETY: `i < len`: an element of the slice borrowed mutably for
+        // `'a`. Its entry was `FREE` (never lent) and stays `MUT` (`share`
+        // refuses it), so this is the only reference to it for all of `'a`.
         Some(unsafe { &mut *self.ptr.as_ptr().add(i) })
     }
 
@@ -112,11 +110,9 @@ impl<'a, T> LendOnce<'a, T> {
             return None;
         }
         *entry = SHARED;
-        // SAFETY: `i < len`, so the pointer is to an element of the slice
-        // borrowed for `'a`; it was never lent mutably (its entry was not
-        // `MUT`) and never will be (its entry is now `SHARED`, and
-        // `take_mut` takes only a `FREE` one), so every reference to it
-        // for the rest of `'a` is shared.
+        // SAFETY: `i < len`: an element of the slice borrowed for `'a`.
+        // Never lent mutably (not `MUT`), and never will be (now `SHARED`;
+        // `take_mut` takes only `FREE`): every reference to it is shared.
         Some(unsafe { &*self.ptr.as_ptr().add(i) })
     }
 
@@ -127,10 +123,8 @@ impl<'a, T> LendOnce<'a, T> {
         if i >= self.len || self.lent.entries().get(i).is_none_or(|&e| e == MUT) {
             return None;
         }
-        // SAFETY: `i < len`; the element is not lent mutably (its entry
-        // is not `MUT`), and it cannot be while this shared borrow of
-        // `self` lasts (`take_mut` needs `&mut self`), so only shared
-        // references to it exist meanwhile.
+        // SAFETY: `i < len`; not lent mutably (not `MUT`), and it cannot be
+        // while `self` is borrowed (`take_mut` needs `&mut self`).
         Some(unsafe { &*self.ptr.as_ptr().add(i) })
     }
 }
